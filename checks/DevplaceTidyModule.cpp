@@ -1,0 +1,27 @@
+//===--- DevplaceTidyModule.cpp - the devplace- checks --------------------===//
+
+#include "HostSinkCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyModuleRegistry.h"
+
+namespace clang::tidy::devplace {
+
+class DevplaceModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<HostSinkCheck>("devplace-host-sink");
+  }
+};
+
+} // namespace clang::tidy::devplace
+
+namespace clang::tidy {
+
+static ClangTidyModuleRegistry::Add<devplace::DevplaceModule>
+    X("devplace-module", "Device-placement checks for LibTorch code.");
+
+// Referenced by front ends that link the checks statically, so that the
+// linker keeps this translation unit and its registration.
+volatile int DevplaceModuleAnchorSource = 0;
+
+} // namespace clang::tidy

@@ -1,0 +1,400 @@
+//===--- HostSinkCheck.cpp - devplace-host-sink ---------------------------===//
+
+#include "HostSinkCheck.h"
+#include "utils/TensorTypes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::devplace {
+
+HostSinkCheck::HostSinkCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      HostSinkFunctions(Options.get("HostSinkFunctions", "")),
+      SourceFunctions(Options.get("SourceFunctions", "")),
+      SanitizerFunctions(Options.get("SanitizerFunctions", "")),
+      StrictMode(Options.get("StrictMode", false)) {}
+
+void HostSinkCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "HostSinkFunctions", HostSinkFunctions);
+  Options.store(Opts, "SourceFunctions", SourceFunctions);
+  Options.store(Opts, "SanitizerFunctions", SanitizerFunctions);
+  Options.store(Opts, "StrictMode", StrictMode);
+}
+
+void HostSinkCheck::registerMatchers(MatchFinder *Finder) {
+  // The analysis walks the main file's functions itself (see
+  // mainFileFunctions); one match per translation unit starts it.
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void HostSinkCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  Catalogue Cat = Catalogue::builtin();
+  Catalogue::extend(Cat.HostMemoryFunctions, HostSinkFunctions);
+  Catalogue::extend(Cat.DeviceSources, SourceFunctions);
+  Catalogue::extend(Cat.HostSanitizers, SanitizerFunctions);
+  AnalysisOptions Opts;
+  Opts.StrictMode = StrictMode;
+  DeviceAnalysis DA(Ctx, std::move(Cat), Opts);
+  FixedPointers.clear();
+  IntroducedNames.clear();
+  for (const FunctionDecl *FD : mainFileFunctions(Ctx))
+    for (const HostAccess &A : DA.analyze(FD).Accesses)
+      diagnose(A, FD, Ctx);
+}
+
+namespace {
+
+std::string sourceText(SourceRange R, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange CR = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
+  if (CR.isInvalid())
+    return "";
+  return Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str();
+}
+
+const Expr *stripAll(const Expr *E) {
+  return E ? E->IgnoreParenImpCasts() : nullptr;
+}
+
+/// `t.data_ptr<T>()` (or data/mutable_data_ptr/const_data_ptr) on a tensor
+/// named by a plain variable.
+const CXXMemberCallExpr *asDataPtrCall(const Expr *E) {
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(stripAll(E));
+  if (!MC || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
+    return nullptr;
+  StringRef N = MC->getMethodDecl()->getName();
+  if (N != "data_ptr" && N != "data" && N != "mutable_data_ptr" &&
+      N != "const_data_ptr")
+    return nullptr;
+  return MC;
+}
+
+/// Library calls and types that only read through a pointer argument; a fix
+/// that points them at a host copy cannot change what the program writes.
+bool readsOnly(StringRef Callee, unsigned ArgIndex) {
+  static const llvm::StringSet<> ReadOnly = {
+      "std::vector", "std::basic_string", "std::basic_string_view",
+      "std::valarray", "std::accumulate", "std::reduce", "std::inner_product",
+      "std::max_element", "std::min_element", "std::minmax_element",
+      "std::find", "std::find_if", "std::count", "std::count_if", "std::equal",
+      "std::all_of", "std::any_of", "std::none_of", "fwrite", "std::fwrite",
+      "write", "std::basic_ostream::write", "std::vector::assign",
+      "std::vector::insert", "std::basic_string::assign",
+      "std::basic_string::append", "memcmp", "std::memcmp"};
+  if (ReadOnly.contains(Callee))
+    return true;
+  if (Callee.starts_with("matplotlibcpp::") || Callee.starts_with("matplot::"))
+    return true;
+  // The source operands of copies.
+  if (Callee == "memcpy" || Callee == "std::memcpy" || Callee == "memmove" ||
+      Callee == "std::memmove")
+    return ArgIndex == 1;
+  if (Callee == "std::copy" || Callee == "std::copy_n")
+    return ArgIndex < 2;
+  return false;
+}
+
+/// True when every use of \p E (a pointer into tensor memory, or an accessor)
+/// only reads through it: fix-its that redirect it to a host copy are safe.
+bool usedForReadingOnly(const Expr *E, ASTContext &Ctx) {
+  const Expr *Cur = E;
+  while (true) {
+    DynTypedNodeList Ps = Ctx.getParents(*Cur);
+    if (Ps.size() != 1)
+      return false;
+    const Stmt *P = Ps[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr>(P)) {
+      Cur = cast<Expr>(P);
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAdditiveOp() && BO->getType()->isPointerType()) {
+        Cur = BO;
+        continue;
+      }
+      return BO->isComparisonOp();
+    }
+    if (isa<ArraySubscriptExpr>(P) ||
+        (isa<UnaryOperator>(P) && cast<UnaryOperator>(P)->getOpcode() == UO_Deref) ||
+        (isa<CXXOperatorCallExpr>(P) &&
+         cast<CXXOperatorCallExpr>(P)->getOperator() == OO_Subscript &&
+         cast<CXXOperatorCallExpr>(P)->getArg(0)->IgnoreParenImpCasts() == Cur)) {
+      // An element (or, for accessors, a sub-accessor): read unless the
+      // element itself is written.
+      const Expr *Elem = cast<Expr>(P);
+      if (isa<CXXOperatorCallExpr>(P) && Elem->getType()->isRecordType()) {
+        Cur = Elem; // a[i] of a 2-d accessor is another accessor
+        continue;
+      }
+      DynTypedNodeList EPs = Ctx.getParents(*Elem);
+      if (EPs.size() != 1)
+        return false;
+      const Stmt *EP = EPs[0].get<Stmt>();
+      while (EP && isa<ParenExpr>(EP)) {
+        Elem = cast<Expr>(EP);
+        DynTypedNodeList Up = Ctx.getParents(*EP);
+        EP = Up.size() == 1 ? Up[0].get<Stmt>() : nullptr;
+      }
+      if (const auto *A = dyn_cast_or_null<BinaryOperator>(EP))
+        return !(A->isAssignmentOp() && A->getLHS()->IgnoreParens() == Elem);
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(EP))
+        return !U->isIncrementDecrementOp() && U->getOpcode() != UO_AddrOf;
+      if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(EP))
+        return !(OC->isAssignmentOp() && OC->getArg(0)->IgnoreParens() == Elem);
+      return EP && !isa<CallExpr>(EP); // passed by reference could be written
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(P)) {
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+        if (CE->getArg(I)->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts())
+          return readsOnly(calleeName(CE), I);
+      return false;
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
+      return readsOnly(calleeName(CE), 0);
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      // accessor.size(0), accessor.stride(1)
+      StringRef N = ME->getMemberDecl()->getName();
+      return N == "size" || N == "stride" || N == "sizes" || N == "strides";
+    }
+    return false;
+  }
+}
+
+/// All uses of \p VD in \p Body only read through it.
+bool variableReadOnly(const VarDecl *VD, const Stmt *Body, ASTContext &Ctx) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *VD;
+    ASTContext *Ctx;
+    bool AllRead = true;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl() == VD && !usedForReadingOnly(DRE, *Ctx))
+        AllRead = false;
+      return AllRead;
+    }
+  } U;
+  U.VD = VD;
+  U.Ctx = &Ctx;
+  U.TraverseStmt(const_cast<Stmt *>(Body));
+  return U.AllRead;
+}
+
+bool nameIsFree(StringRef Name, const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    StringRef Name;
+    bool Found = false;
+    bool VisitNamedDecl(NamedDecl *D) {
+      if (D->getIdentifier() && D->getName() == Name)
+        Found = true;
+      return !Found;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl()->getIdentifier() && DRE->getDecl()->getName() == Name)
+        Found = true;
+      return !Found;
+    }
+  } F;
+  F.Name = Name;
+  F.TraverseDecl(const_cast<FunctionDecl *>(FD));
+  return !F.Found;
+}
+
+/// The data_ptr calls inside \p Root on the variable \p Var, but \p Skip.
+std::vector<const CXXMemberCallExpr *>
+dataPtrCallsOn(const Expr *Root, const ValueDecl *Var,
+               const CXXMemberCallExpr *Skip) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ValueDecl *Var;
+    const CXXMemberCallExpr *Skip;
+    std::vector<const CXXMemberCallExpr *> Out;
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+      if (MC == Skip || !asDataPtrCall(MC))
+        return true;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(
+              MC->getImplicitObjectArgument()->IgnoreParenImpCasts());
+          DRE && DRE->getDecl() == Var)
+        Out.push_back(MC);
+      return true;
+    }
+  } F;
+  F.Var = Var;
+  F.Skip = Skip;
+  if (Skip)
+    F.TraverseStmt(const_cast<Expr *>(Root));
+  return F.Out;
+}
+
+/// The statement holding \p E that sits directly in a compound statement.
+const Stmt *enclosingBlockStatement(const Expr *E, ASTContext &Ctx) {
+  const Stmt *Cur = E;
+  while (true) {
+    DynTypedNodeList Ps = Ctx.getParents(*Cur);
+    if (Ps.size() != 1)
+      return nullptr;
+    if (const auto *P = Ps[0].get<Stmt>()) {
+      if (isa<CompoundStmt>(P))
+        return Cur;
+      Cur = P;
+      continue;
+    }
+    if (const auto *D = Ps[0].get<Decl>()) {
+      if (!isa<VarDecl>(D))
+        return nullptr;
+      DynTypedNodeList DPs = Ctx.getParents(*D);
+      if (DPs.size() != 1 || !DPs[0].get<DeclStmt>())
+        return nullptr;
+      Cur = DPs[0].get<DeclStmt>();
+      continue;
+    }
+    return nullptr;
+  }
+}
+
+} // namespace
+
+void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
+                             ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = A.Sink->getExprLoc();
+  {
+    std::string What;
+    switch (A.K) {
+    case HostAccess::Read:
+      What = "its memory is read on the host here";
+      break;
+    case HostAccess::Write:
+      What = "its memory is written on the host here";
+      break;
+    case HostAccess::Accessor:
+      What = "a host accessor to it is made here";
+      break;
+    case HostAccess::Call:
+      What = "its memory is passed to host code '" + A.Callee + "' here";
+      break;
+    case HostAccess::Construct:
+      What = "its memory is wrapped by host type '" + A.Callee + "' here";
+      break;
+    }
+    auto D = diag(Loc, "'%0' %select{may be|is}1 on a CUDA device when %2")
+             << A.Tensor << A.Definite << What;
+
+    // Fix-its, only where they cannot change meaning elsewhere.
+    bool InMacro = A.Sink->getBeginLoc().isMacroID() ||
+                   A.Sink->getEndLoc().isMacroID();
+    const CXXMemberCallExpr *DirectDataPtr = asDataPtrCall(A.Operand);
+    if (!InMacro && A.K == HostAccess::Read && DirectDataPtr) {
+      // *t.data_ptr<T>() and t.data_ptr<T>()[0] read one scalar: item<T>().
+      bool FirstElement = isa<UnaryOperator>(A.Sink);
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(A.Sink)) {
+        Expr::EvalResult R;
+        FirstElement = AS->getIdx()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+      }
+      const auto *Callee = dyn_cast<MemberExpr>(DirectDataPtr->getCallee());
+      if (FirstElement && Callee && !Callee->isArrow() &&
+          Callee->hasExplicitTemplateArgs()) {
+        std::string Obj = sourceText(Callee->getBase()->getSourceRange(), Ctx);
+        std::string TArgs = sourceText(
+            SourceRange(Callee->getLAngleLoc(), Callee->getRAngleLoc()), Ctx);
+        if (!Obj.empty() && !TArgs.empty())
+          D << FixItHint::CreateReplacement(A.Sink->getSourceRange(),
+                                            Obj + ".item" + TArgs + "()");
+        DirectDataPtr = nullptr; // the item<T>() fix is the whole fix
+      }
+    }
+    // Otherwise: read from a named host copy that outlives the pointer.
+    const Expr *Receiver = nullptr; // the tensor expression to redirect
+    const Stmt *InsertBefore = nullptr;
+    bool Safe = false;
+    if (A.K == HostAccess::Accessor) {
+      const auto *MC = cast<CXXMemberCallExpr>(A.Sink);
+      Receiver = MC->getImplicitObjectArgument();
+      InsertBefore = enclosingBlockStatement(MC, Ctx);
+      DynTypedNodeList Ps = Ctx.getParents(*MC);
+      const Expr *Top = MC;
+      // `auto a = t.accessor<…>()`: every use of `a` must only read.
+      while (Ps.size() == 1 && Ps[0].get<Expr>() &&
+             isa<ImplicitCastExpr, CXXConstructExpr, MaterializeTemporaryExpr,
+                 ExprWithCleanups, CXXBindTemporaryExpr>(Ps[0].get<Expr>())) {
+        Top = Ps[0].get<Expr>();
+        Ps = Ctx.getParents(*Top);
+      }
+      if (Ps.size() == 1)
+        if (const auto *VD = Ps[0].get<VarDecl>())
+          Safe = variableReadOnly(VD, FD->getBody(), Ctx);
+    } else if (DirectDataPtr) {
+      Receiver = DirectDataPtr->getImplicitObjectArgument();
+      InsertBefore = enclosingBlockStatement(A.Sink, Ctx);
+      Safe = A.K != HostAccess::Write && usedForReadingOnly(DirectDataPtr, Ctx) &&
+             (A.K != HostAccess::Construct || readsOnly(A.Callee, 0));
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(stripAll(A.Operand))) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      const CXXMemberCallExpr *Init =
+          VD && VD->getInit() ? asDataPtrCall(VD->getInit()) : nullptr;
+      if (Init && VD->isLocalVarDecl() && FixedPointers.insert(VD).second) {
+        Receiver = Init->getImplicitObjectArgument();
+        InsertBefore = enclosingBlockStatement(Init, Ctx);
+        Safe = variableReadOnly(VD, FD->getBody(), Ctx);
+      }
+    }
+    const auto *Named = dyn_cast_or_null<DeclRefExpr>(stripAll(Receiver));
+    if (Safe && Named && InsertBefore && !InsertBefore->getBeginLoc().isMacroID() &&
+        !Receiver->getBeginLoc().isMacroID() && !InMacro) {
+      // Each host copy gets its own name: two fixes in one function must
+      // not declare the same variable twice.
+      std::string Base = Named->getDecl()->getName().str() + "_host";
+      std::string HostName = Base;
+      auto &Taken = IntroducedNames[FD];
+      for (unsigned N = 2; Taken.contains(HostName) || !nameIsFree(HostName, FD);
+           ++N)
+        HostName = Base + std::to_string(N);
+      Taken.insert(HostName);
+      {
+        SourceLocation Start = SM.getExpansionLoc(InsertBefore->getBeginLoc());
+        StringRef Buffer = SM.getBufferData(SM.getFileID(Start));
+        unsigned Offset = SM.getFileOffset(Start);
+        unsigned LineStart = Offset;
+        while (LineStart > 0 && Buffer[LineStart - 1] != '\n')
+          --LineStart;
+        StringRef Indent = Buffer.slice(LineStart, Offset);
+        if (Indent.find_first_not_of(" \t") != StringRef::npos)
+          Indent = "";
+        D << FixItHint::CreateInsertion(
+                 Start, "auto " + HostName + " = " +
+                            Named->getDecl()->getName().str() + ".cpu();\n" +
+                            Indent.str())
+          << FixItHint::CreateReplacement(Receiver->getSourceRange(), HostName);
+        // Every other data_ptr of the same tensor in the sink moves too:
+        // std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + n).
+        for (const CXXMemberCallExpr *Other : dataPtrCallsOn(
+                 A.Sink, Named->getDecl(), DirectDataPtr ? DirectDataPtr : nullptr))
+          D << FixItHint::CreateReplacement(
+              Other->getImplicitObjectArgument()->getSourceRange(), HostName);
+      }
+    }
+  }
+
+  // Notes walk from the source to the sink.
+  std::vector<const Step *> Chain;
+  for (const Step *S = A.Why; S; S = S->Prev)
+    Chain.push_back(S);
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+    const Step *S = *It;
+    // A pointer step on the sink's own line says nothing new.
+    if (S->K == Step::PointsInto && S->Subject.empty() &&
+        SM.getExpansionLineNumber(S->Loc) == SM.getExpansionLineNumber(Loc))
+      continue;
+    diag(S->Loc, DeviceAnalysis::describe(*S), DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::devplace

@@ -1,0 +1,45 @@
+//===--- HostSinkCheck.h - devplace-host-sink -------------------*- C++ -*-===//
+//
+// Reports host code that reads or writes the memory of a tensor that is, or
+// may be, on a CUDA device: dereferenced or indexed data_ptr pointers,
+// accessor<T, N>(), and raw pointers handed to host-memory code (memcpy,
+// std::vector, cv::Mat, plotting calls, …).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_HOSTSINKCHECK_H
+#define DEVPLACE_HOSTSINKCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "analysis/DeviceAnalysis.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace clang::tidy::devplace {
+
+class HostSinkCheck : public ClangTidyCheck {
+public:
+  HostSinkCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+
+private:
+  void diagnose(const HostAccess &A, const FunctionDecl *FD, ASTContext &Ctx);
+
+  /// Pointer variables already given a host-copy fix in this TU: several
+  /// sinks through one pointer share one fix.
+  llvm::DenseSet<const VarDecl *> FixedPointers;
+  /// Host-copy names the fixes introduced, per function.
+  llvm::DenseMap<const FunctionDecl *, llvm::StringSet<>> IntroducedNames;
+  const std::string HostSinkFunctions;
+  const std::string SourceFunctions;
+  const std::string SanitizerFunctions;
+  const bool StrictMode;
+};
+
+} // namespace clang::tidy::devplace
+
+#endif

@@ -1,0 +1,1222 @@
+//===--- DeviceAnalysis.cpp - where may each tensor live? -----------------===//
+
+#include "analysis/DeviceAnalysis.h"
+#include "utils/TensorTypes.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::tidy::devplace {
+
+Fact join(const Fact &A, const Fact &B) {
+  Fact R;
+  R.Host = A.Host | B.Host;
+  R.Dev = A.Dev | B.Dev;
+  R.Params = A.Params | B.Params;
+  R.Unknown = A.Unknown || B.Unknown;
+  // Keep the shortest explanation of how the value may reach a device; on a
+  // tie keep A's, so that a loop's fixpoint does not churn the chain.
+  const Step *WA = A.Dev ? A.Why : nullptr, *WB = B.Dev ? B.Why : nullptr;
+  if (!WA && !WB) {
+    WA = A.Why;
+    WB = B.Why;
+  }
+  if (WA && WB)
+    R.Why = WB->Depth < WA->Depth ? WB : WA;
+  else
+    R.Why = WA ? WA : WB;
+  return R;
+}
+
+namespace {
+
+constexpr unsigned MaxAtoms = 6;
+
+/// Valuations in which atom I is true: bit V of the mask is set when bit I of
+/// V is set.
+Mask atomTrueMask(unsigned I) {
+  static const Mask Patterns[MaxAtoms] = {
+      0xAAAAAAAAAAAAAAAAULL, 0xCCCCCCCCCCCCCCCCULL, 0xF0F0F0F0F0F0F0F0ULL,
+      0xFF00FF00FF00FF00ULL, 0xFFFF0000FFFF0000ULL, 0xFFFFFFFF00000000ULL};
+  return Patterns[I];
+}
+
+Fact restrict(Fact F, Mask Reach) {
+  F.Host &= Reach;
+  F.Dev &= Reach;
+  return F;
+}
+
+/// The abstract state at one program point.
+struct State {
+  Mask Reach = 0; ///< valuations that reach this point; 0 = unreachable
+  llvm::DenseMap<const ValueDecl *, Fact> Vals;
+};
+
+/// Joins \p In into \p Into; returns true when \p Into changed.
+bool joinInto(State &Into, const State &In) {
+  if (!In.Reach)
+    return false;
+  bool Changed = (Into.Reach | In.Reach) != Into.Reach;
+  Mask OldReach = Into.Reach;
+  Into.Reach |= In.Reach;
+  for (const auto &[Key, F] : In.Vals) {
+    Fact Incoming = restrict(F, In.Reach);
+    auto It = Into.Vals.find(Key);
+    if (It == Into.Vals.end()) {
+      Into.Vals[Key] = Incoming;
+      Changed = true;
+      continue;
+    }
+    Fact J = join(restrict(It->second, OldReach), Incoming);
+    if (!J.sameAs(It->second))
+      Changed = true;
+    It->second = J;
+  }
+  return Changed;
+}
+
+/// What a branch condition tells about each side.
+struct Branch {
+  Mask TrueReach = AllValuations, FalseReach = AllValuations;
+  const ValueDecl *Var = nullptr; ///< a value whose device the test reveals
+  bool VarOnDeviceWhenTrue = true;
+};
+
+StringRef methodName(const CXXMemberCallExpr *MC) {
+  if (const auto *MD = MC->getMethodDecl())
+    if (MD->getIdentifier())
+      return MD->getName();
+  return "";
+}
+
+const Expr *strip(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MTE->getSubExpr();
+    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BTE->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && CE->getNumArgs() == 1 &&
+             CE->getConstructor()->isCopyOrMoveConstructor())
+      E = CE->getArg(0);
+    else
+      return E;
+  }
+  return E;
+}
+
+bool inTorchNamespace(StringRef QName) {
+  return QName.starts_with("at::") || QName.starts_with("torch::") ||
+         QName.starts_with("c10::");
+}
+
+bool isCudaAvailableCall(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(strip(E));
+  if (!CE)
+    return false;
+  std::string N = calleeName(CE);
+  return N == "torch::cuda::is_available" || N == "at::cuda::is_available" ||
+         N == "at::hasCUDA" || N == "at::Context::hasCUDA" ||
+         N == "torch::cuda::cudnn_is_available";
+}
+
+/// Collects the variables and fields a function writes, so that a boolean
+/// flag is taken as a stable condition only when it is not reassigned.
+class MutationScanner : public RecursiveASTVisitor<MutationScanner> {
+public:
+  llvm::DenseSet<const ValueDecl *> Mutated;
+  void note(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      Mutated.insert(DRE->getDecl());
+    else if (const auto *ME = dyn_cast<MemberExpr>(E))
+      Mutated.insert(ME->getMemberDecl());
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      note(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      note(UO->getSubExpr());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    // A flag passed by non-const reference may be changed by the callee.
+    const FunctionDecl *FD = CE->getDirectCallee();
+    for (unsigned I = 0, N = CE->getNumArgs(); I < N; ++I) {
+      const Expr *Arg = CE->getArg(I);
+      if (!Arg->getType()->isBooleanType())
+        continue;
+      if (!FD || I >= FD->getNumParams()) {
+        note(Arg);
+        continue;
+      }
+      QualType PT = FD->getParamDecl(I)->getType();
+      if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+        note(Arg);
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// FunctionAnalyzer: one run of the worklist over one function's CFG.
+//===----------------------------------------------------------------------===//
+
+class FunctionAnalyzer {
+public:
+  FunctionAnalyzer(DeviceAnalysis &DA, const FunctionDecl *FD,
+                   FunctionResult &Out)
+      : DA(DA), Ctx(DA.Ctx), SM(Ctx.getSourceManager()), FD(FD), Out(Out) {}
+
+  void run();
+
+private:
+  DeviceAnalysis &DA;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const FunctionDecl *FD;
+  FunctionResult &Out;
+
+  std::unique_ptr<CFG> Graph;
+  std::unique_ptr<ParentMap> Parents;
+  MutationScanner Mutations;
+  llvm::DenseMap<const VarDecl *, const Expr *> RangeForInits;
+  llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
+
+  // Conditions that decide devices, up to MaxAtoms.
+  llvm::SmallVector<const void *, MaxAtoms> AtomKeys;
+  llvm::SmallVector<std::string, MaxAtoms> AtomTexts;
+
+  State *Cur = nullptr;
+  llvm::DenseMap<const Expr *, Fact> Cache; // per block visit
+  bool Reporting = false;
+  llvm::DenseSet<const Expr *> Reported;
+
+  //--- helpers -------------------------------------------------------------
+  const Step *makeStep(Step::Kind K, SourceLocation Loc, StringRef Subject,
+                       StringRef Detail, const Step *Prev) {
+    // A constant whose only role is to feed a step on the same line (the
+    // kCUDA in `x.to(torch::kCUDA)`) adds nothing to the story.
+    if (Prev && Prev->K == Step::DeviceConstant && Prev->Subject.empty() &&
+        Prev->When.empty() && sameLine(Prev->Loc, Loc))
+      Prev = Prev->Prev;
+    auto *S = new (DA.Arena.Allocate<Step>()) Step{
+        K, Loc, DA.save(Subject), DA.save(Detail), whenText(), Prev,
+        Prev ? Prev->Depth + 1 : 0};
+    return S;
+  }
+
+  bool sameLine(SourceLocation A, SourceLocation B) const {
+    if (A.isInvalid() || B.isInvalid())
+      return false;
+    A = SM.getExpansionLoc(A);
+    B = SM.getExpansionLoc(B);
+    return SM.getFileID(A) == SM.getFileID(B) &&
+           SM.getSpellingLineNumber(A) == SM.getSpellingLineNumber(B);
+  }
+
+  StringRef whenText() {
+    if (!Cur || Cur->Reach == AllValuations || !Cur->Reach)
+      return "";
+    return DA.save(describeMask(Cur->Reach));
+  }
+
+  std::string describeMask(Mask M) const {
+    std::string S;
+    for (unsigned I = 0; I < AtomKeys.size(); ++I) {
+      Mask T = atomTrueMask(I);
+      const char *Val = nullptr;
+      if ((M & ~T) == 0)
+        Val = "true";
+      else if ((M & T) == 0)
+        Val = "false";
+      if (!Val)
+        continue;
+      if (!S.empty())
+        S += " and ";
+      S += "'" + AtomTexts[I] + "' is " + Val;
+    }
+    return S;
+  }
+
+  std::string text(const Expr *E) const { return exprText(E, Ctx); }
+
+  int atomFor(const void *Key, const Expr *E) {
+    for (unsigned I = 0; I < AtomKeys.size(); ++I)
+      if (AtomKeys[I] == Key)
+        return I;
+    if (AtomKeys.size() == MaxAtoms)
+      return -1;
+    AtomKeys.push_back(Key);
+    AtomTexts.push_back(text(E));
+    return AtomKeys.size() - 1;
+  }
+
+  const ValueDecl *canonical(const ValueDecl *D) const {
+    auto It = Aliases.find(D);
+    return It == Aliases.end() ? D : It->second;
+  }
+
+  /// The variable or this-field an lvalue expression names, if any.
+  const ValueDecl *keyOf(const Expr *E) const {
+    E = strip(E);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (isa<VarDecl>(DRE->getDecl()))
+        return canonical(DRE->getDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      if (isa<FieldDecl>(ME->getMemberDecl()) &&
+          isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return ME->getMemberDecl();
+    return nullptr;
+  }
+
+  /// The container variable an element access reads or writes (v[i],
+  /// v.at(i), v.back()), if any.
+  const ValueDecl *containerOf(const Expr *E) const {
+    E = strip(E);
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+      if (OC->getOperator() == OO_Subscript)
+        return keyOf(OC->getArg(0));
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      return keyOf(AS->getBase());
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      StringRef N = methodName(MC);
+      if (N == "at" || N == "back" || N == "front")
+        return keyOf(MC->getImplicitObjectArgument());
+    }
+    return nullptr;
+  }
+
+  Fact lookup(const ValueDecl *Key, const Expr *Use) {
+    auto It = Cur->Vals.find(Key);
+    if (It != Cur->Vals.end())
+      return It->second;
+    if (isa<FieldDecl>(Key) ||
+        (isa<VarDecl>(Key) && cast<VarDecl>(Key)->hasGlobalStorage())) {
+      return Fact::unknown(makeStep(Step::UnknownOrigin, Use->getExprLoc(),
+                                    Key->getName(), "", nullptr));
+    }
+    return Fact{};
+  }
+
+  void assign(const ValueDecl *Key, Fact F, SourceLocation Loc, bool Weak) {
+    if (F.Dev && F.Why) {
+      StringRef Name = Key->getName();
+      if (sameLine(F.Why->Loc, Loc) && F.Why->Subject.empty()) {
+        // Name the step that happened on this line after the variable.
+        Step Renamed = *F.Why;
+        Renamed.Subject = DA.save(Name);
+        F.Why = new (DA.Arena.Allocate<Step>()) Step(Renamed);
+      } else if (!(F.Why->Subject == Name && sameLine(F.Why->Loc, Loc))) {
+        F.Why = makeStep(Step::Assigned, Loc, Name, "", F.Why);
+      }
+    }
+    if (Weak) {
+      auto It = Cur->Vals.find(Key);
+      if (It != Cur->Vals.end())
+        F = join(It->second, F);
+    }
+    Cur->Vals[Key] = F;
+  }
+
+  //--- evaluation ----------------------------------------------------------
+  Fact eval(const Expr *E);
+  Fact evalUncached(const Expr *E);
+  Fact evalMemberCall(const CXXMemberCallExpr *MC);
+  Fact evalCall(const CallExpr *CE);
+  Fact evalConstruct(const CXXConstructExpr *CE);
+  Fact evalDeviceConstant(const Expr *E, bool OnDevice);
+  Fact joinArgs(const CallExpr *CE, bool TensorsOnly);
+  Fact deviceArg(const CallExpr *CE, const FunctionDecl *Callee,
+                 const Expr **ArgOut);
+  Fact callSummary(const CallExpr *CE, const FunctionDecl *Callee);
+
+  Branch evalCondition(const Expr *C);
+  void transfer(const Stmt *S);
+  void checkSinks(const Stmt *S);
+  void report(HostAccess::Kind K, const Expr *Sink, const Expr *Operand,
+              const Fact &F, StringRef Callee);
+  std::string tensorNameOf(const Expr *Operand, const Fact &F) const;
+};
+
+Fact FunctionAnalyzer::eval(const Expr *E) {
+  if (!E)
+    return Fact{};
+  auto It = Cache.find(E);
+  if (It != Cache.end())
+    return It->second;
+  Fact F = evalUncached(E);
+  Cache[E] = F;
+  return F;
+}
+
+Fact FunctionAnalyzer::evalDeviceConstant(const Expr *E, bool OnDevice) {
+  if (!OnDevice)
+    return Fact::host();
+  return Fact::device(
+      makeStep(Step::DeviceConstant, E->getExprLoc(), "", text(E), nullptr));
+}
+
+Fact FunctionAnalyzer::evalUncached(const Expr *E) {
+  E = E->IgnoreParens();
+  // Look through wrappers that do not change the value.
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(E))
+    return eval(ICE->getSubExpr());
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(E)) {
+    // A cast to bool or to a number reads no memory and has no device.
+    QualType T = EC->getType();
+    if (T->isArithmeticType() && !T->isEnumeralType())
+      return Fact{};
+    return eval(EC->getSubExpr());
+  }
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    return eval(EWC->getSubExpr());
+  if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+    return eval(MTE->getSubExpr());
+  if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
+    return eval(BTE->getSubExpr());
+  if (const auto *DAE = dyn_cast<CXXDefaultArgExpr>(E))
+    return isa<CXXConstructExpr, InitListExpr>(strip(DAE->getExpr()))
+               ? Fact{}
+               : eval(DAE->getExpr());
+
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(D)) {
+      if (qualifiedName(cast<NamedDecl>(EC->getDeclContext())) !=
+          "c10::DeviceType")
+        return Fact{};
+      return evalDeviceConstant(E, EC->getName() != "CPU");
+    }
+    if (const auto *VD = dyn_cast<VarDecl>(D)) {
+      DeviceCarrier C = classifyType(VD->getType());
+      if (C == DeviceCarrier::None)
+        return Fact{};
+      // Library constants such as c10::kCUDA: their initialiser is the fact.
+      if (VD->hasGlobalStorage() && VD->getType().isConstQualified() &&
+          VD->getInit() && C == DeviceCarrier::DeviceType) {
+        Fact Init = eval(VD->getInit());
+        if (Init.Dev && !Init.Host)
+          return evalDeviceConstant(E, true);
+        return Init;
+      }
+      return lookup(canonical(VD), E);
+    }
+    return Fact{};
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (const ValueDecl *K = keyOf(ME))
+      if (classifyType(ME->getType()) != DeviceCarrier::None)
+        return lookup(K, E);
+    return Fact{};
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    Branch B = evalCondition(CO->getCond());
+    Fact T = restrict(eval(CO->getTrueExpr()), B.TrueReach);
+    Fact F = restrict(eval(CO->getFalseExpr()), B.FalseReach);
+    Fact R = join(T, F);
+    if (R.Dev && R.Host && R.Why) {
+      std::string Cond = describeMask(R.Dev);
+      if (Cond.empty())
+        Cond = "it depends on '" + text(CO->getCond()) + "'";
+      R.Why = makeStep(Step::DeviceConstant, CO->getExprLoc(), "", Cond,
+                       R.Why->K == Step::DeviceConstant ? nullptr : R.Why);
+    }
+    return R;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return eval(BO->getRHS());
+    // Pointer arithmetic stays inside the same memory.
+    if (BO->getType()->isPointerType()) {
+      Fact L = eval(BO->getLHS());
+      return L.hasInfo() ? L : eval(BO->getRHS());
+    }
+    return Fact{};
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getType()->isPointerType() &&
+        (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
+      return eval(UO->getSubExpr());
+    return Fact{};
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    OverloadedOperatorKind Op = OC->getOperator();
+    if (Op == OO_Equal)
+      return eval(OC->getArg(1));
+    if (Op == OO_Subscript || Op == OO_Star || Op == OO_Arrow) {
+      // Element access into a container of tensors, or an iterator.
+      if (classifyType(OC->getType()) != DeviceCarrier::None)
+        return eval(OC->getArg(0));
+      return Fact{};
+    }
+    if (classifyType(OC->getType()) == DeviceCarrier::Tensor ||
+        classifyType(OC->getType()) == DeviceCarrier::Device) {
+      // Tensor arithmetic keeps its operands' device.
+      Fact R;
+      for (const Expr *Arg : OC->arguments())
+        R = join(R, eval(Arg));
+      return R;
+    }
+    return Fact{};
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    return evalMemberCall(MC);
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return evalCall(CE);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return evalConstruct(CE);
+  if (const auto *ILE = dyn_cast<InitListExpr>(E)) {
+    Fact R;
+    for (const Expr *Init : ILE->inits())
+      R = join(R, eval(Init));
+    return R;
+  }
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+    return eval(SIL->getSubExpr());
+  return Fact{};
+}
+
+Fact FunctionAnalyzer::evalConstruct(const CXXConstructExpr *CE) {
+  DeviceCarrier C = classifyType(CE->getType());
+  if (C == DeviceCarrier::None)
+    return Fact{};
+  if (C == DeviceCarrier::Device && CE->getNumArgs() >= 1) {
+    // Device("cuda:0") and Device(std::string) parse a device string.
+    const Expr *Arg = strip(CE->getArg(0));
+    if (classifyType(Arg->getType()) == DeviceCarrier::None) {
+      const StringLiteral *Lit = nullptr;
+      if (const auto *Inner = dyn_cast<CXXConstructExpr>(Arg);
+          Inner && Inner->getNumArgs() >= 1)
+        Lit = dyn_cast<StringLiteral>(strip(Inner->getArg(0)));
+      if (!Lit)
+        Lit = dyn_cast<StringLiteral>(Arg);
+      if (Lit)
+        return evalDeviceConstant(CE, !Lit->getString().starts_with("cpu"));
+      return Fact::unknown();
+    }
+  }
+  if (CE->getNumArgs() == 0 && C == DeviceCarrier::Tensor)
+    return Fact::host(); // an undefined tensor owns no memory
+  Fact R;
+  for (const Expr *Arg : CE->arguments())
+    if (classifyType(Arg->getType()) != DeviceCarrier::None)
+      R = join(R, eval(Arg));
+  return R;
+}
+
+Fact FunctionAnalyzer::joinArgs(const CallExpr *CE, bool TensorsOnly) {
+  Fact R;
+  for (const Expr *Arg : CE->arguments()) {
+    DeviceCarrier C = classifyType(Arg->getType());
+    if (C == DeviceCarrier::None || C == DeviceCarrier::Pointer)
+      continue;
+    if (TensorsOnly && C != DeviceCarrier::Tensor && C != DeviceCarrier::IValue &&
+        C != DeviceCarrier::Container)
+      continue;
+    R = join(R, eval(Arg));
+  }
+  return R;
+}
+
+/// The fact of the argument that says where a result goes: a Device,
+/// DeviceType, TensorOptions or (for `.to(other)`) a tensor parameter.
+Fact FunctionAnalyzer::deviceArg(const CallExpr *CE, const FunctionDecl *Callee,
+                                 const Expr **ArgOut) {
+  unsigned First = isa<CXXOperatorCallExpr>(CE) ? 1 : 0;
+  for (unsigned I = First; I < CE->getNumArgs(); ++I) {
+    QualType PT = Callee && I - First < Callee->getNumParams()
+                      ? Callee->getParamDecl(I - First)->getType()
+                      : CE->getArg(I)->getType();
+    DeviceCarrier C = classifyType(PT);
+    if (C != DeviceCarrier::Device && C != DeviceCarrier::DeviceType &&
+        C != DeviceCarrier::Options && C != DeviceCarrier::Tensor)
+      continue;
+    const Expr *Arg = CE->getArg(I);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      continue;
+    Fact F = eval(Arg);
+    if (!F.hasInfo())
+      continue;
+    if (ArgOut)
+      *ArgOut = Arg;
+    return F;
+  }
+  return Fact{};
+}
+
+Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  DeviceCarrier ObjC = Obj ? classifyType(Obj->getType()) : DeviceCarrier::None;
+  DeviceCarrier RetC = classifyType(MC->getType());
+  StringRef Name = methodName(MC);
+  std::string QName = qualifiedName(MC->getMethodDecl());
+
+  if (DA.Cat.HostSanitizers.contains(QName))
+    return Fact::host();
+  if (DA.Cat.DeviceSources.contains(QName))
+    return Fact::device(makeStep(Step::Returned, MC->getExprLoc(), "", QName,
+                                 nullptr));
+
+  if (ObjC == DeviceCarrier::Tensor) {
+    Fact Self = eval(Obj);
+    if (Name == "cpu" || Name == "pin_memory")
+      return Fact::host();
+    if (Name == "cuda")
+      return Fact::device(
+          makeStep(Step::MovedTo, MC->getExprLoc(), "", "", Self.Dev ? Self.Why : nullptr));
+    if (Name == "to") {
+      const Expr *DevArg = nullptr;
+      Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg);
+      if (!Target.hasInfo())
+        return Self; // .to(dtype) keeps the device
+      if (Target.Dev)
+        Target.Why = makeStep(Step::MovedTo, MC->getExprLoc(), "",
+                              DevArg ? text(DevArg) : "", Target.Why);
+      return Target;
+    }
+    if (Name == "data_ptr" || Name == "data" || Name == "mutable_data_ptr" ||
+        Name == "const_data_ptr") {
+      if (!MC->getType()->isPointerType())
+        return Fact{};
+      if (Self.Dev)
+        Self.Why = makeStep(Step::PointsInto, MC->getExprLoc(), "", text(Obj),
+                            Self.Why);
+      return Self;
+    }
+    if (RetC != DeviceCarrier::None && RetC != DeviceCarrier::Pointer)
+      return Self; // options(), device(), contiguous(), float(), sum(), …
+    return Fact{};
+  }
+  if (ObjC == DeviceCarrier::Options) {
+    if (Name == "device") {
+      if (MC->getNumArgs() == 0)
+        return eval(Obj);
+      return eval(MC->getArg(0));
+    }
+    if (RetC == DeviceCarrier::Options)
+      return eval(Obj);
+    return Fact{};
+  }
+  if (ObjC == DeviceCarrier::Device) {
+    if (RetC == DeviceCarrier::DeviceType || RetC == DeviceCarrier::Device)
+      return eval(Obj); // d.type()
+    return Fact{};
+  }
+  if (ObjC == DeviceCarrier::IValue) {
+    if (RetC != DeviceCarrier::None)
+      return eval(Obj); // toTensor(), toTensorList()
+    return Fact{};
+  }
+  if (ObjC == DeviceCarrier::Container) {
+    if (RetC != DeviceCarrier::None && RetC != DeviceCarrier::Pointer)
+      return eval(Obj); // back(), front(), at(i)
+    return Fact{};
+  }
+  if (RetC == DeviceCarrier::None || RetC == DeviceCarrier::Pointer)
+    return Fact{};
+  // Any other method that returns a tensor (a module's forward, a holder's
+  // call operator): its result follows its inputs.
+  if (const FunctionDecl *Callee = MC->getMethodDecl();
+      Callee && Callee->hasBody() && !inTorchNamespace(QName))
+    return callSummary(MC, Callee);
+  Fact R = joinArgs(MC, /*TensorsOnly=*/true);
+  return R.hasInfo() ? R : Fact::unknown();
+}
+
+Fact FunctionAnalyzer::callSummary(const CallExpr *CE,
+                                   const FunctionDecl *Callee) {
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
+      DA.InProgress.lookup(Def) || SM.isInSystemHeader(Def->getLocation())) {
+    Fact R = joinArgs(CE, /*TensorsOnly=*/true);
+    return R.hasInfo() ? R : Fact::unknown();
+  }
+  const FunctionResult &Sum = DA.analyze(Def);
+  Fact R;
+  R.Unknown = Sum.Return.Unknown;
+  if (Sum.Return.Host)
+    R.Host = AllValuations;
+  if (Sum.Return.Dev) {
+    R.Dev = AllValuations;
+    R.Why = makeStep(Step::Returned, CE->getExprLoc(), "",
+                     Def->getNameAsString(), Sum.Return.Why);
+  }
+  unsigned First = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+  for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
+    if (Sum.Return.Params & (1u << I))
+      R = join(R, eval(CE->getArg(I + First)));
+  return R;
+}
+
+Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  DeviceCarrier RetC = classifyType(CE->getType());
+  if (RetC == DeviceCarrier::None)
+    return Fact{};
+  std::string QName = Callee ? qualifiedName(Callee) : "";
+  if (DA.Cat.HostSanitizers.contains(QName))
+    return Fact::host();
+  if (DA.Cat.DeviceSources.contains(QName))
+    return Fact::device(makeStep(Step::Returned, CE->getExprLoc(), "", QName,
+                                 nullptr));
+  if (QName == "std::move" || QName == "std::forward" || QName == "std::ref" ||
+      QName == "std::cref")
+    return CE->getNumArgs() == 1 ? eval(CE->getArg(0)) : Fact{};
+  if (RetC == DeviceCarrier::Pointer)
+    return Fact{};
+  if (Callee && !inTorchNamespace(QName) && !QName.empty() &&
+      !StringRef(QName).starts_with("std::"))
+    return callSummary(CE, Callee);
+
+  const Expr *DevArg = nullptr;
+  Fact Target = deviceArg(CE, Callee, &DevArg);
+  // A function returning a device or options: torch::device(d), dtype(…).
+  if (RetC == DeviceCarrier::Device || RetC == DeviceCarrier::DeviceType ||
+      RetC == DeviceCarrier::Options)
+    return Target;
+
+  Fact Inputs = joinArgs(CE, /*TensorsOnly=*/true);
+  if (StringRef(QName).ends_with("_like") && !Target.hasInfo())
+    return Inputs;
+  if (Target.hasInfo() && (!DevArg || classifyType(DevArg->getType()) !=
+                                          DeviceCarrier::Tensor)) {
+    if (Target.Dev)
+      Target.Why = makeStep(Step::CreatedOn, CE->getExprLoc(), "",
+                            DevArg ? text(DevArg) : "", Target.Why);
+    return Target;
+  }
+  if (Inputs.hasInfo())
+    return Inputs;
+  // A LibTorch function without tensor inputs or device options is a
+  // factory, and factories allocate on the host by default.
+  if (inTorchNamespace(QName))
+    return Fact::host();
+  return Fact::unknown();
+}
+
+Branch FunctionAnalyzer::evalCondition(const Expr *C) {
+  Branch B;
+  if (!C)
+    return B;
+  C = C->IgnoreParenImpCasts();
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(C))
+    C = EWC->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(C);
+      UO && UO->getOpcode() == UO_LNot) {
+    Branch Inner = evalCondition(UO->getSubExpr());
+    std::swap(Inner.TrueReach, Inner.FalseReach);
+    Inner.VarOnDeviceWhenTrue = !Inner.VarOnDeviceWhenTrue;
+    return Inner;
+  }
+  auto FromAtom = [&](const void *Key, const Expr *E) {
+    int I = atomFor(Key, E);
+    if (I >= 0) {
+      B.TrueReach = atomTrueMask(I);
+      B.FalseReach = ~atomTrueMask(I);
+    }
+    return B;
+  };
+  static const char CudaAvailableKey = 0;
+  if (isCudaAvailableCall(C))
+    return FromAtom(&CudaAvailableKey, C);
+  // torch::cuda::device_count() > 0 and friends mean the same.
+  if (const auto *BO = dyn_cast<BinaryOperator>(C);
+      BO && BO->isComparisonOp()) {
+    if (const auto *Call = dyn_cast<CallExpr>(strip(BO->getLHS()))) {
+      std::string N = calleeName(Call);
+      if (N == "torch::cuda::device_count" || N == "at::cuda::device_count") {
+        static const char DeviceCountKey = 0;
+        return FromAtom(&DeviceCountKey, C);
+      }
+    }
+  }
+  // A boolean flag that the function never reassigns.
+  if (const ValueDecl *K = keyOf(C); K && C->getType()->isBooleanType()) {
+    if (Mutations.Mutated.contains(K))
+      return B;
+    if (const auto *VD = dyn_cast<VarDecl>(K);
+        VD && VD->getInit() && isCudaAvailableCall(VD->getInit()))
+      return FromAtom(&CudaAvailableKey, VD->getInit());
+    return FromAtom(K, C);
+  }
+  // Guards on a tensor's or device's own placement.
+  auto Guard = [&](const Expr *Subject, bool TrueMeansDevice) {
+    Subject = strip(Subject);
+    // t.device().is_cuda() and t.device().type() are about t.
+    while (const auto *MC = dyn_cast<CXXMemberCallExpr>(Subject)) {
+      StringRef N = methodName(MC);
+      if (N != "device" && N != "type")
+        break;
+      Subject = strip(MC->getImplicitObjectArgument());
+    }
+    Fact F = eval(Subject);
+    if (!F.Unknown && !F.Params && (F.Host || F.Dev)) {
+      B.TrueReach = TrueMeansDevice ? F.Dev : F.Host;
+      B.FalseReach = TrueMeansDevice ? F.Host : F.Dev;
+    }
+    B.Var = keyOf(Subject);
+    B.VarOnDeviceWhenTrue = TrueMeansDevice;
+    return B;
+  };
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+    StringRef N = methodName(MC);
+    DeviceCarrier ObjC = classifyType(MC->getImplicitObjectArgument()->getType());
+    if ((N == "is_cuda" || N == "is_cpu") &&
+        (ObjC == DeviceCarrier::Tensor || ObjC == DeviceCarrier::Device))
+      return Guard(MC->getImplicitObjectArgument(), N == "is_cuda");
+  }
+  // t.device() == torch::kCPU, d.type() != torch::kCUDA, …
+  const Expr *L = nullptr, *R = nullptr;
+  bool Equal = true;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+      OC && (OC->getOperator() == OO_EqualEqual ||
+             OC->getOperator() == OO_ExclaimEqual)) {
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+    Equal = OC->getOperator() == OO_EqualEqual;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(C);
+             BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+    Equal = BO->getOpcode() == BO_EQ;
+  }
+  if (L && R) {
+    auto IsConstant = [&](const Expr *E, bool &OnDevice) {
+      Fact F = eval(E);
+      const Expr *S = strip(E);
+      bool Literal = isa<DeclRefExpr>(S) &&
+                     (isa<EnumConstantDecl>(cast<DeclRefExpr>(S)->getDecl()) ||
+                      cast<DeclRefExpr>(S)->getDecl()->getType().isConstQualified());
+      if (!Literal && !isa<CXXConstructExpr>(S))
+        return false;
+      if (F.Unknown || F.Params || (F.Host && F.Dev) || (!F.Host && !F.Dev))
+        return false;
+      OnDevice = F.Dev != 0;
+      return true;
+    };
+    bool OnDevice = false;
+    if (IsConstant(R, OnDevice))
+      return Guard(L, OnDevice == Equal);
+    if (IsConstant(L, OnDevice))
+      return Guard(R, OnDevice == Equal);
+  }
+  return B;
+}
+
+std::string FunctionAnalyzer::tensorNameOf(const Expr *Operand,
+                                           const Fact &F) const {
+  for (const Step *S = F.Why; S; S = S->Prev)
+    if (S->K == Step::PointsInto)
+      return S->Detail.str();
+  return text(Operand);
+}
+
+void FunctionAnalyzer::report(HostAccess::Kind K, const Expr *Sink,
+                              const Expr *Operand, const Fact &F,
+                              StringRef Callee) {
+  if (!Reporting || !Cur->Reach)
+    return;
+  bool Strict = DA.Opts.StrictMode;
+  Mask OnDev = F.Dev & Cur->Reach;
+  bool Maybe = Strict && (F.Unknown || F.Params);
+  if (!OnDev && !Maybe)
+    return;
+  if (!Reported.insert(Sink).second)
+    return;
+  bool Definite = OnDev == Cur->Reach && !(F.Host & Cur->Reach) &&
+                  !F.Unknown && !F.Params;
+  Out.Accesses.push_back(HostAccess{K, Sink, Operand,
+                                    K == HostAccess::Accessor
+                                        ? text(Operand)
+                                        : tensorNameOf(Operand, F),
+                                    Callee.str(), Definite, F.Why});
+}
+
+void FunctionAnalyzer::checkSinks(const Stmt *S) {
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return;
+  auto PointerFact = [&](const Expr *Op) {
+    if (!Op->getType()->isPointerType() && !Op->getType()->isArrayType())
+      return Fact{};
+    return eval(Op);
+  };
+  auto IsWrite = [&](const Expr *Access) {
+    const Stmt *P = Parents->getParentIgnoreParenImpCasts(const_cast<Expr *>(Access));
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+      return BO->isAssignmentOp() &&
+             BO->getLHS()->IgnoreParenImpCasts() == Access;
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+      return UO->isIncrementDecrementOp();
+    return false;
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref) {
+    Fact F = PointerFact(UO->getSubExpr());
+    report(IsWrite(UO) ? HostAccess::Write : HostAccess::Read, UO,
+           UO->getSubExpr(), F, "");
+    return;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    Fact F = PointerFact(AS->getBase());
+    report(IsWrite(AS) ? HostAccess::Write : HostAccess::Read, AS,
+           AS->getBase(), F, "");
+    return;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    StringRef N = methodName(MC);
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (N == "accessor" && Obj &&
+        classifyType(Obj->getType()) == DeviceCarrier::Tensor) {
+      report(HostAccess::Accessor, MC, Obj, eval(Obj), "");
+      return;
+    }
+  }
+  auto CheckArgs = [&](const Expr *Call, llvm::ArrayRef<const Expr *> Args,
+                       HostAccess::Kind K, StringRef Name) {
+    for (const Expr *Arg : Args) {
+      Fact F = PointerFact(Arg);
+      if (F.Dev || (DA.Opts.StrictMode && (F.Unknown || F.Params))) {
+        report(K, Call, Arg, F, Name);
+        return;
+      }
+    }
+  };
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    std::string N = calleeName(CE);
+    if (!N.empty() && DA.Cat.isHostMemoryCall(N))
+      CheckArgs(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
+                HostAccess::Call, N);
+    return;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    std::string N = calleeName(CE);
+    if (DA.Cat.HostMemoryClasses.contains(N))
+      CheckArgs(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
+                HostAccess::Construct, N);
+  }
+}
+
+void FunctionAnalyzer::transfer(const Stmt *S) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD)
+        continue;
+      DeviceCarrier C = classifyType(VD->getType());
+      if (C == DeviceCarrier::None)
+        continue;
+      const Expr *Init = VD->getInit();
+      if (auto It = RangeForInits.find(VD); It != RangeForInits.end()) {
+        assign(VD, eval(It->second), VD->getLocation(), false);
+        continue;
+      }
+      // A reference to a tracked variable is that variable.
+      if (VD->getType()->isReferenceType() && Init) {
+        if (const ValueDecl *Target = keyOf(Init)) {
+          Aliases[VD] = Target;
+          continue;
+        }
+      }
+      if (!Init) {
+        Cur->Vals[VD] = C == DeviceCarrier::Tensor ? Fact::host() : Fact{};
+        continue;
+      }
+      Fact F = eval(Init);
+      if (C == DeviceCarrier::Pointer && !F.hasInfo()) {
+        Cur->Vals.erase(VD);
+        continue;
+      }
+      assign(VD, F, VD->getLocation(), false);
+    }
+    return;
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    if (RS->getRetValue())
+      Out.Return = join(Out.Return, restrict(eval(RS->getRetValue()), Cur->Reach));
+    return;
+  }
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return;
+  eval(E); // cache the value for the enclosing expression
+  checkSinks(E);
+
+  // Writes to tracked variables.
+  const Expr *LHS = nullptr, *RHS = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Assign) {
+    LHS = BO->getLHS();
+    RHS = BO->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+             OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+    LHS = OC->getArg(0);
+    RHS = OC->getArg(1);
+    // Tensor::operator=(Scalar) fills in place and keeps the device.
+    if (classifyType(RHS->getType()) == DeviceCarrier::None)
+      return;
+  }
+  if (LHS && RHS) {
+    if (const ValueDecl *K = keyOf(LHS)) {
+      if (classifyType(K->getType()) != DeviceCarrier::None)
+        assign(K, eval(RHS), E->getExprLoc(), false);
+    } else if (const ValueDecl *K = containerOf(LHS)) {
+      assign(K, eval(RHS), E->getExprLoc(), true);
+    }
+    return;
+  }
+  // Insertions into containers of tensors join into the container.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    StringRef N = methodName(MC);
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (Obj && classifyType(Obj->getType()) == DeviceCarrier::Container &&
+        (N == "push_back" || N == "emplace_back" || N == "insert" ||
+         N == "emplace" || N == "push_front" || N == "emplace_front" ||
+         N == "assign")) {
+      if (const ValueDecl *K = keyOf(Obj)) {
+        Fact F;
+        for (const Expr *Arg : MC->arguments())
+          if (classifyType(Arg->getType()) != DeviceCarrier::None &&
+              classifyType(Arg->getType()) != DeviceCarrier::Pointer)
+            F = join(F, eval(Arg));
+        assign(K, F, E->getExprLoc(), /*Weak=*/true);
+      }
+    }
+  }
+}
+
+void FunctionAnalyzer::run() {
+  const Stmt *Body = FD->getBody();
+  if (!Body)
+    return;
+  CFG::BuildOptions BO;
+  BO.setAllAlwaysAdd();
+  BO.AddImplicitDtors = false;
+  BO.AddTemporaryDtors = false;
+  BO.AddInitializers = true;
+  BO.AddCXXDefaultInitExprInCtors = true;
+  Graph = CFG::buildCFG(FD, const_cast<Stmt *>(Body), &Ctx, BO);
+  if (!Graph)
+    return;
+  Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
+  Mutations.TraverseStmt(const_cast<Stmt *>(Body));
+  // Range-for loop variables take the device of the range.
+  struct RangeForFinder : RecursiveASTVisitor<RangeForFinder> {
+    llvm::DenseMap<const VarDecl *, const Expr *> *Out;
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
+      (*Out)[RF->getLoopVariable()] = RF->getRangeInit();
+      return true;
+    }
+  } Finder;
+  Finder.Out = &RangeForInits;
+  Finder.TraverseStmt(const_cast<Stmt *>(Body));
+
+  unsigned NumBlocks = Graph->getNumBlockIDs();
+  std::vector<State> In(NumBlocks);
+  State &Entry = In[Graph->getEntry().getBlockID()];
+  Entry.Reach = AllValuations;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    if (classifyType(P->getType()) == DeviceCarrier::None)
+      continue;
+    Fact F;
+    F.Params = I < 32 ? 1u << I : 0;
+    F.Unknown = I >= 32;
+    if (DA.Opts.StrictMode)
+      F.Why = new (DA.Arena.Allocate<Step>())
+          Step{Step::UnknownOrigin, P->getLocation(), DA.save(P->getName()),
+               "", "", nullptr, 0};
+    Entry.Vals[P] = F;
+  }
+
+  PostOrderCFGView POV(Graph.get());
+  ForwardDataflowWorklist Worklist(*Graph, &POV);
+  Worklist.enqueueBlock(&Graph->getEntry());
+  unsigned Budget = NumBlocks * DA.Opts.MaxVisitsPerBlock + 16;
+
+  auto Visit = [&](const CFGBlock *B, State &S) {
+    Cur = &S;
+    Cache.clear();
+    for (const CFGElement &El : *B)
+      if (auto CS = El.getAs<CFGStmt>())
+        transfer(CS->getStmt());
+  };
+
+  while (const CFGBlock *B = Worklist.dequeue()) {
+    if (Budget-- == 0) {
+      Out.Complete = false;
+      break;
+    }
+    State S = In[B->getBlockID()];
+    if (!S.Reach)
+      continue;
+    Visit(B, S);
+    Branch Br;
+    if (B->succ_size() == 2)
+      Br = evalCondition(B->getLastCondition());
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+      unsigned I = Index++;
+      const CFGBlock *SB = Succ.getReachableBlock();
+      if (!SB)
+        continue;
+      State Edge = S;
+      if (B->succ_size() == 2) {
+        bool TrueSide = I == 0;
+        Edge.Reach &= TrueSide ? Br.TrueReach : Br.FalseReach;
+        if (Br.Var) {
+          auto It = Edge.Vals.find(Br.Var);
+          if (It != Edge.Vals.end()) {
+            bool OnDevice = TrueSide == Br.VarOnDeviceWhenTrue;
+            (OnDevice ? It->second.Host : It->second.Dev) = 0;
+          }
+        }
+      }
+      if (joinInto(In[SB->getBlockID()], Edge))
+        Worklist.enqueueBlock(SB);
+    }
+  }
+
+  // Report with the converged states, in source order of blocks.
+  Reporting = true;
+  for (const CFGBlock *B : POV) {
+    State S = In[B->getBlockID()];
+    if (S.Reach)
+      Visit(B, S);
+  }
+  llvm::sort(Out.Accesses, [&](const HostAccess &A, const HostAccess &B) {
+    return SM.isBeforeInTranslationUnit(A.Sink->getBeginLoc(),
+                                        B.Sink->getBeginLoc());
+  });
+  Cur = nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+
+DeviceAnalysis::DeviceAnalysis(ASTContext &Ctx, Catalogue Cat,
+                               AnalysisOptions Opts)
+    : Ctx(Ctx), Cat(std::move(Cat)), Opts(Opts) {}
+
+DeviceAnalysis::~DeviceAnalysis() = default;
+
+const FunctionResult &DeviceAnalysis::analyze(const FunctionDecl *FD) {
+  auto &Slot = Results[FD];
+  if (Slot)
+    return *Slot;
+  auto Result = std::make_unique<FunctionResult>();
+  InProgress[FD] = true;
+  FunctionAnalyzer(*this, FD, *Result).run();
+  InProgress[FD] = false;
+  // The map may have grown while callees were analysed.
+  auto &Final = Results[FD];
+  Final = std::move(Result);
+  return *Final;
+}
+
+std::string DeviceAnalysis::describe(const Step &S) {
+  std::string Subject = S.Subject.empty() ? "" : "'" + S.Subject.str() + "' ";
+  std::string Msg;
+  switch (S.K) {
+  case Step::DeviceConstant:
+    if (S.Detail.contains(" is true") || S.Detail.contains(" is false") ||
+        S.Detail.starts_with("it depends"))
+      Msg = Subject.empty()
+                ? "a CUDA device is chosen when " + S.Detail.str()
+                : Subject + "is a CUDA device when " + S.Detail.str();
+    else
+      Msg = Subject.empty() ? "'" + S.Detail.str() + "' is a CUDA device"
+                            : Subject + "is set to a CUDA device ('" +
+                                  S.Detail.str() + "') here";
+    break;
+  case Step::MovedTo:
+    Msg = (Subject.empty() ? std::string("the tensor ") : Subject) +
+          "is moved to " +
+          (S.Detail.empty() ? std::string("a CUDA device")
+                            : "'" + S.Detail.str() + "'") +
+          " here";
+    break;
+  case Step::CreatedOn:
+    Msg = (Subject.empty() ? std::string("the tensor ") : Subject) +
+          "is created on " +
+          (S.Detail.empty() ? std::string("a CUDA device")
+                            : "'" + S.Detail.str() + "'") +
+          " here";
+    break;
+  case Step::Assigned:
+    Msg = Subject + "is assigned here";
+    break;
+  case Step::PointsInto:
+    Msg = (Subject.empty() ? std::string("a pointer ") : Subject) +
+          "points into the memory of '" + S.Detail.str() + "'";
+    break;
+  case Step::Returned:
+    Msg = (Subject.empty() ? std::string("the result of '") + S.Detail.str() + "' "
+                           : Subject + "(from '" + S.Detail.str() + "') ") +
+          "may be on a CUDA device";
+    break;
+  case Step::UnknownOrigin:
+    Msg = Subject + "comes from outside this function; its device is unknown";
+    break;
+  }
+  if (!S.When.empty())
+    Msg += ", when " + S.When.str();
+  return Msg;
+}
+
+} // namespace clang::tidy::devplace
+
+namespace clang::tidy::devplace {
+
+std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx) {
+  struct Collector : RecursiveASTVisitor<Collector> {
+    std::vector<const FunctionDecl *> Out;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool shouldVisitLambdaBody() const { return true; }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
+          !FD->isImplicit())
+        Out.push_back(FD);
+      return true;
+    }
+    bool VisitLambdaExpr(LambdaExpr *LE) {
+      if (CXXMethodDecl *Call = LE->getCallOperator();
+          Call && !Call->isDependentContext())
+        Out.push_back(Call);
+      return true;
+    }
+  } C;
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Only top-level declarations written in the main file are walked: the
+  // LibTorch headers hold tens of thousands of inline functions.
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+      C.TraverseDecl(D);
+  // A lambda's call operator is reached both through its class and its
+  // expression; keep the first.
+  llvm::DenseSet<const FunctionDecl *> Seen;
+  std::vector<const FunctionDecl *> Unique;
+  for (const FunctionDecl *FD : C.Out)
+    if (Seen.insert(FD).second)
+      Unique.push_back(FD);
+  return Unique;
+}
+
+} // namespace clang::tidy::devplace

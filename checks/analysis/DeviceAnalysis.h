@@ -1,0 +1,158 @@
+//===--- DeviceAnalysis.h - where may each tensor live? ---------*- C++ -*-===//
+//
+// A per-function, flow-sensitive analysis of the device of every LibTorch
+// value a function touches (tensors, devices, tensor options, IValues,
+// containers of them, and raw pointers into tensor memory).
+//
+// The lattice. A function's device choices depend on a few boolean
+// conditions (torch::cuda::is_available(), a use_gpu flag, …): the "atoms".
+// With at most six atoms there are 64 valuations, and a fact is two 64-bit
+// masks: the valuations under which the value may be on the host, and those
+// under which it may be on a CUDA device. Each program point also has a
+// reachability mask: a branch on an atom masks the valuations on each side.
+// Joins are bitwise ORs, so the analysis is a plain CFG worklist whose cost
+// is linear in the size of the function (no solver).
+//
+// Parameters carry a symbolic "same device as parameter i" bit, so one run
+// over a function yields both its findings and a summary that its callers use
+// (the device of its return value in terms of its arguments).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_ANALYSIS_DEVICEANALYSIS_H
+#define DEVPLACE_ANALYSIS_DEVICEANALYSIS_H
+
+#include "analysis/Catalogue.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+class Expr;
+namespace tidy::devplace {
+
+using Mask = uint64_t;
+inline constexpr Mask AllValuations = ~Mask(0);
+
+/// One link of the chain that explains how a value came to be on a device.
+/// The chain runs from the sink back to the source; notes print it reversed.
+struct Step {
+  enum Kind {
+    DeviceConstant, ///< kCUDA, Device("cuda:0"), a device chosen by a condition
+    MovedTo,        ///< .to(dev), .cuda(), .to(other)
+    CreatedOn,      ///< a factory with device options
+    Assigned,       ///< a variable takes the value
+    PointsInto,     ///< a raw pointer into the tensor's memory
+    Returned,       ///< the result of a call
+    UnknownOrigin,  ///< a parameter or field whose device is not known
+  };
+  Kind K;
+  SourceLocation Loc;
+  llvm::StringRef Subject; ///< the variable the note names; may be empty
+  llvm::StringRef Detail;  ///< device expression, tensor name, callee
+  llvm::StringRef When;    ///< the condition under which this step runs
+  const Step *Prev;
+  unsigned Depth;
+};
+
+/// The abstract device of one value.
+struct Fact {
+  Mask Host = 0;         ///< valuations under which it may be on the host
+  Mask Dev = 0;          ///< valuations under which it may be on a device
+  uint32_t Params = 0;   ///< parameters whose (unknown) device it carries
+  bool Unknown = false;  ///< device comes from where the analysis cannot see
+  const Step *Why = nullptr; ///< how it may have come to the device
+
+  bool hasInfo() const { return Host || Dev || Params || Unknown; }
+  bool sameAs(const Fact &O) const {
+    return Host == O.Host && Dev == O.Dev && Params == O.Params &&
+           Unknown == O.Unknown;
+  }
+  static Fact host() { return Fact{AllValuations, 0, 0, false, nullptr}; }
+  static Fact device(const Step *Why) {
+    return Fact{0, AllValuations, 0, false, Why};
+  }
+  static Fact unknown(const Step *Why = nullptr) {
+    return Fact{0, 0, 0, true, Why};
+  }
+};
+
+/// Joins two facts (the device of a value that may come from either).
+Fact join(const Fact &A, const Fact &B);
+
+/// Where host code touches the memory of a tensor that may be on a device.
+struct HostAccess {
+  enum Kind { Read, Write, Accessor, Call, Construct };
+  Kind K;
+  const Expr *Sink;      ///< the expression that touches host memory
+  const Expr *Operand;   ///< the pointer or tensor expression it touches
+  std::string Tensor;    ///< the tensor whose memory it is
+  std::string Callee;    ///< for Call/Construct: the host code's name
+  bool Definite;         ///< is (rather than may be) on a device
+  const Step *Why;       ///< provenance, from the sink back to the source
+};
+
+/// The result of analysing one function.
+struct FunctionResult {
+  std::vector<HostAccess> Accesses;
+  Fact Return;           ///< device of the return value (summary for callers)
+  bool Complete = true;  ///< false when a bound cut the analysis short
+};
+
+struct AnalysisOptions {
+  /// Values of unknown device (parameters, fields) count as maybe-CUDA.
+  bool StrictMode = false;
+  /// Upper bound on block visits, as a multiple of the number of blocks.
+  unsigned MaxVisitsPerBlock = 64;
+};
+
+/// Analyses functions of one translation unit, memoising per function so
+/// that each is analysed once and callers can use callee summaries.
+class DeviceAnalysis {
+public:
+  DeviceAnalysis(ASTContext &Ctx, Catalogue Cat, AnalysisOptions Opts);
+  ~DeviceAnalysis();
+
+  /// Analyses \p FD (which must have a body); memoised.
+  const FunctionResult &analyze(const FunctionDecl *FD);
+
+  /// Renders a step as the text of a note.
+  static std::string describe(const Step &S);
+
+  ASTContext &context() const { return Ctx; }
+  const Catalogue &catalogue() const { return Cat; }
+  const AnalysisOptions &options() const { return Opts; }
+
+  /// Arena for steps and their strings; lives as long as the analysis.
+  llvm::BumpPtrAllocator &arena() { return Arena; }
+  llvm::StringRef save(llvm::StringRef S) { return Saver.save(S); }
+
+private:
+  friend class FunctionAnalyzer;
+  ASTContext &Ctx;
+  Catalogue Cat;
+  AnalysisOptions Opts;
+  llvm::BumpPtrAllocator Arena;
+  llvm::UniqueStringSaver Saver{Arena};
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionResult>> Results;
+  llvm::DenseMap<const FunctionDecl *, bool> InProgress;
+};
+
+} // namespace tidy::devplace
+} // namespace clang
+
+
+namespace clang::tidy::devplace {
+/// The function bodies devplace analyses: every non-dependent function,
+/// method, constructor, lambda body and template instantiation whose
+/// definition is in the main file, in source order.
+std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx);
+} // namespace clang::tidy::devplace
+
+#endif

@@ -1,0 +1,151 @@
+//===--- TensorTypes.cpp - recognising LibTorch types ---------------------===//
+
+#include "utils/TensorTypes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::devplace {
+
+std::string qualifiedName(const NamedDecl *D) {
+  if (!D)
+    return "";
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  PrintingPolicy Policy(D->getASTContext().getLangOpts());
+  Policy.SuppressInlineNamespace = true;
+  Policy.SuppressUnwrittenScope = true;
+  D->printQualifiedName(OS, Policy);
+  return OS.str();
+}
+
+static const CXXRecordDecl *recordOf(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *RT = T->getAs<RecordType>())
+    return dyn_cast<CXXRecordDecl>(RT->getDecl());
+  return nullptr;
+}
+
+static bool isNamed(const CXXRecordDecl *RD, llvm::StringRef A,
+                    llvm::StringRef B = "") {
+  if (!RD)
+    return false;
+  std::string N = qualifiedName(RD);
+  return N == A || (!B.empty() && N == B);
+}
+
+bool isTensorType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD)
+    return false;
+  if (isNamed(RD, "at::Tensor", "at::TensorBase"))
+    return true;
+  RD = RD->getDefinition();
+  if (!RD)
+    return false;
+  // torch::autograd::Variable and user subclasses derive from at::Tensor.
+  bool Derived = false;
+  RD->forallBases([&](const CXXRecordDecl *Base) {
+    if (isNamed(Base, "at::Tensor", "at::TensorBase"))
+      Derived = true;
+    return true;
+  });
+  return Derived;
+}
+
+static bool isStdContainer(const CXXRecordDecl *RD) {
+  static const char *const Names[] = {
+      "std::vector", "std::deque", "std::list",  "std::array",
+      "std::map",    "std::unordered_map", "std::pair", "std::tuple",
+      "std::optional", "c10::optional", "c10::List", "std::initializer_list",
+      "c10::ArrayRef"};
+  std::string N = qualifiedName(RD);
+  for (const char *C : Names)
+    if (N == C)
+      return true;
+  return false;
+}
+
+DeviceCarrier classifyType(QualType T) {
+  if (T.isNull())
+    return DeviceCarrier::None;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (T->isPointerType())
+    return DeviceCarrier::Pointer;
+  if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    return classifyType(AT->getElementType()) == DeviceCarrier::None
+               ? DeviceCarrier::None
+               : DeviceCarrier::Container;
+  if (const auto *ET = T->getAs<EnumType>()) {
+    std::string N = qualifiedName(ET->getDecl());
+    return N == "c10::DeviceType" ? DeviceCarrier::DeviceType
+                                  : DeviceCarrier::None;
+  }
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD)
+    return DeviceCarrier::None;
+  if (isTensorType(T))
+    return DeviceCarrier::Tensor;
+  std::string N = qualifiedName(RD);
+  if (N == "c10::Device")
+    return DeviceCarrier::Device;
+  if (N == "c10::TensorOptions")
+    return DeviceCarrier::Options;
+  if (N == "c10::IValue")
+    return DeviceCarrier::IValue;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+    if (!isStdContainer(RD))
+      return DeviceCarrier::None;
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
+      if (Arg.getKind() != TemplateArgument::Type)
+        continue;
+      DeviceCarrier Inner = classifyType(Arg.getAsType());
+      if (Inner == DeviceCarrier::Device && (N == "std::optional" ||
+                                             N == "c10::optional"))
+        return DeviceCarrier::Device;
+      if (Inner != DeviceCarrier::None && Inner != DeviceCarrier::Pointer)
+        return DeviceCarrier::Container;
+    }
+  }
+  return DeviceCarrier::None;
+}
+
+std::string calleeName(const Expr *Call) {
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(Call))
+    if (const auto *FD = CE->getDirectCallee())
+      return qualifiedName(FD);
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Call))
+    return qualifiedName(CE->getConstructor()->getParent());
+  return "";
+}
+
+std::string exprText(const Expr *E, const ASTContext &Ctx, unsigned MaxLen) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  llvm::StringRef Text =
+      Lexer::getSourceText(Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts()),
+                           SM, Ctx.getLangOpts());
+  std::string S;
+  // Collapse white space so that multi-line expressions read as one.
+  bool Space = false;
+  for (char C : Text) {
+    if (isspace(static_cast<unsigned char>(C))) {
+      Space = !S.empty();
+      continue;
+    }
+    if (Space)
+      S += ' ';
+    Space = false;
+    S += C;
+  }
+  if (S.empty())
+    return "expression";
+  if (S.size() > MaxLen)
+    S = S.substr(0, MaxLen - 3) + "...";
+  return S;
+}
+
+} // namespace clang::tidy::devplace

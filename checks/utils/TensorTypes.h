@@ -1,0 +1,53 @@
+//===--- TensorTypes.h - recognising LibTorch types -------------*- C++ -*-===//
+//
+// Which clang types are the LibTorch value types whose device devplace
+// tracks. Recognition is by qualified class name (at::Tensor, c10::Device, …)
+// so that it works the same on the real headers and on the test mocks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_UTILS_TENSORTYPES_H
+#define DEVPLACE_UTILS_TENSORTYPES_H
+
+#include "clang/AST/Type.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+
+namespace clang {
+class NamedDecl;
+class FunctionDecl;
+class Expr;
+namespace tidy::devplace {
+
+/// The kinds of values whose device the analysis follows.
+enum class DeviceCarrier {
+  None,
+  Tensor,        ///< at::Tensor, at::TensorBase and subclasses
+  IValue,        ///< c10::IValue (TorchScript values wrapping tensors)
+  Device,        ///< c10::Device, c10::optional<c10::Device>
+  DeviceType,    ///< c10::DeviceType (kCUDA, kCPU, …)
+  Options,       ///< c10::TensorOptions
+  Pointer,       ///< a raw pointer, tracked only when it points into a tensor
+  Container,     ///< a std container, array or tuple of any of the above
+};
+
+/// Classifies \p T (references and cv-qualifiers are looked through).
+DeviceCarrier classifyType(QualType T);
+
+/// True for at::Tensor / at::TensorBase and classes derived from them.
+bool isTensorType(QualType T);
+
+/// The fully qualified name of \p D without template arguments or inline
+/// namespaces ("std::vector", "torch::zeros").
+std::string qualifiedName(const NamedDecl *D);
+
+/// The callee's qualified name, or "" when there is no named callee.
+std::string calleeName(const Expr *Call);
+
+/// Source text of \p E as written (for messages); trimmed to a short length.
+std::string exprText(const Expr *E, const class ASTContext &Ctx,
+                     unsigned MaxLen = 48);
+
+} // namespace tidy::devplace
+} // namespace clang
+
+#endif
