@@ -129,7 +129,8 @@ bool usedForReadingOnly(const Expr *E, ASTContext &Ctx) {
         (isa<UnaryOperator>(P) && cast<UnaryOperator>(P)->getOpcode() == UO_Deref) ||
         (isa<CXXOperatorCallExpr>(P) &&
          cast<CXXOperatorCallExpr>(P)->getOperator() == OO_Subscript &&
-         cast<CXXOperatorCallExpr>(P)->getArg(0)->IgnoreParenImpCasts() == Cur)) {
+         cast<CXXOperatorCallExpr>(P)->getArg(0)->IgnoreParenImpCasts() ==
+             Cur->IgnoreParenImpCasts())) {
       // An element (or, for accessors, a sub-accessor): read unless the
       // element itself is written.
       const Expr *Elem = cast<Expr>(P);
@@ -152,7 +153,25 @@ bool usedForReadingOnly(const Expr *E, ASTContext &Ctx) {
         return !U->isIncrementDecrementOp() && U->getOpcode() != UO_AddrOf;
       if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(EP))
         return !(OC->isAssignmentOp() && OC->getArg(0)->IgnoreParens() == Elem);
-      return EP && !isa<CallExpr>(EP); // passed by reference could be written
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(EP)) {
+        // An element passed on: read unless bound to a non-const reference.
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                                 isa_and_nonnull<CXXMethodDecl>(Callee)
+                             ? 1
+                             : 0;
+        for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
+          if (Call->getArg(I)->IgnoreParenImpCasts() != Elem->IgnoreParenImpCasts())
+            continue;
+          if (!Callee || I - Shift >= Callee->getNumParams())
+            return false;
+          QualType PT = Callee->getParamDecl(I - Shift)->getType();
+          return !PT->isReferenceType() ||
+                 PT.getNonReferenceType().isConstQualified();
+        }
+        return false;
+      }
+      return EP != nullptr;
     }
     if (const auto *CE = dyn_cast<CallExpr>(P)) {
       for (unsigned I = 0; I < CE->getNumArgs(); ++I)

@@ -323,9 +323,14 @@ private:
         // Name the step that happened on this line after the variable.
         Step Renamed = *F.Why;
         Renamed.Subject = DA.save(Name);
+        DeviceCarrier C = classifyType(Key->getType());
+        Renamed.SubjectIsDevice = C == DeviceCarrier::Device ||
+                                  C == DeviceCarrier::DeviceType ||
+                                  C == DeviceCarrier::Options;
         F.Why = new (DA.Arena.Allocate<Step>()) Step(Renamed);
       } else if (!(F.Why->Subject == Name && sameLine(F.Why->Loc, Loc))) {
-        F.Why = makeStep(Step::Assigned, Loc, Name, "", F.Why);
+        F.Why = makeStep(Weak ? Step::Inserted : Step::Assigned, Loc, Name, "",
+                         F.Why);
       }
     }
     if (Weak) {
@@ -345,7 +350,7 @@ private:
   Fact evalDeviceConstant(const Expr *E, bool OnDevice);
   Fact joinArgs(const CallExpr *CE, bool TensorsOnly);
   Fact deviceArg(const CallExpr *CE, const FunctionDecl *Callee,
-                 const Expr **ArgOut);
+                 const Expr **ArgOut, bool TensorTarget);
   Fact callSummary(const CallExpr *CE, const FunctionDecl *Callee);
 
   Branch evalCondition(const Expr *C);
@@ -370,8 +375,8 @@ Fact FunctionAnalyzer::eval(const Expr *E) {
 Fact FunctionAnalyzer::evalDeviceConstant(const Expr *E, bool OnDevice) {
   if (!OnDevice)
     return Fact::host();
-  return Fact::device(
-      makeStep(Step::DeviceConstant, E->getExprLoc(), "", text(E), nullptr));
+  return Fact::device(makeStep(Step::DeviceConstant, E->getExprLoc(), "",
+                               "'" + text(E) + "'", nullptr));
 }
 
 Fact FunctionAnalyzer::evalUncached(const Expr *E) {
@@ -435,7 +440,7 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
     if (R.Dev && R.Host && R.Why) {
       std::string Cond = describeMask(R.Dev);
       if (Cond.empty())
-        Cond = "it depends on '" + text(CO->getCond()) + "'";
+        Cond = "depending on '" + text(CO->getCond()) + "'";
       R.Why = makeStep(Step::DeviceConstant, CO->getExprLoc(), "", Cond,
                        R.Why->K == Step::DeviceConstant ? nullptr : R.Why);
     }
@@ -508,8 +513,13 @@ Fact FunctionAnalyzer::evalConstruct(const CXXConstructExpr *CE) {
         Lit = dyn_cast<StringLiteral>(strip(Inner->getArg(0)));
       if (!Lit)
         Lit = dyn_cast<StringLiteral>(Arg);
-      if (Lit)
-        return evalDeviceConstant(CE, !Lit->getString().starts_with("cpu"));
+      if (Lit) {
+        if (Lit->getString().starts_with("cpu"))
+          return Fact::host();
+        return Fact::device(makeStep(Step::DeviceConstant, CE->getExprLoc(),
+                                     "", "\"" + Lit->getString().str() + "\"",
+                                     nullptr));
+      }
       return Fact::unknown();
     }
   }
@@ -539,7 +549,7 @@ Fact FunctionAnalyzer::joinArgs(const CallExpr *CE, bool TensorsOnly) {
 /// The fact of the argument that says where a result goes: a Device,
 /// DeviceType, TensorOptions or (for `.to(other)`) a tensor parameter.
 Fact FunctionAnalyzer::deviceArg(const CallExpr *CE, const FunctionDecl *Callee,
-                                 const Expr **ArgOut) {
+                                 const Expr **ArgOut, bool TensorTarget) {
   unsigned First = isa<CXXOperatorCallExpr>(CE) ? 1 : 0;
   for (unsigned I = First; I < CE->getNumArgs(); ++I) {
     QualType PT = Callee && I - First < Callee->getNumParams()
@@ -547,7 +557,8 @@ Fact FunctionAnalyzer::deviceArg(const CallExpr *CE, const FunctionDecl *Callee,
                       : CE->getArg(I)->getType();
     DeviceCarrier C = classifyType(PT);
     if (C != DeviceCarrier::Device && C != DeviceCarrier::DeviceType &&
-        C != DeviceCarrier::Options && C != DeviceCarrier::Tensor)
+        C != DeviceCarrier::Options &&
+        !(TensorTarget && C == DeviceCarrier::Tensor))
       continue;
     const Expr *Arg = CE->getArg(I);
     if (isa<CXXDefaultArgExpr>(Arg))
@@ -584,12 +595,13 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
           makeStep(Step::MovedTo, MC->getExprLoc(), "", "", Self.Dev ? Self.Why : nullptr));
     if (Name == "to") {
       const Expr *DevArg = nullptr;
-      Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg);
+      Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, true);
       if (!Target.hasInfo())
         return Self; // .to(dtype) keeps the device
       if (Target.Dev)
         Target.Why = makeStep(Step::MovedTo, MC->getExprLoc(), "",
-                              DevArg ? text(DevArg) : "", Target.Why);
+                              DevArg ? "'" + text(DevArg) + "'" : "",
+                              Target.Why);
       return Target;
     }
     if (Name == "data_ptr" || Name == "data" || Name == "mutable_data_ptr" ||
@@ -687,20 +699,24 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     return callSummary(CE, Callee);
 
   const Expr *DevArg = nullptr;
-  Fact Target = deviceArg(CE, Callee, &DevArg);
+  Fact Target = deviceArg(CE, Callee, &DevArg, false);
   // A function returning a device or options: torch::device(d), dtype(…).
   if (RetC == DeviceCarrier::Device || RetC == DeviceCarrier::DeviceType ||
       RetC == DeviceCarrier::Options)
     return Target;
 
   Fact Inputs = joinArgs(CE, /*TensorsOnly=*/true);
-  if (StringRef(QName).ends_with("_like") && !Target.hasInfo())
+  if (StringRef(QName).ends_with("_like") && !Target.hasInfo()) {
+    if (Inputs.Dev && CE->getNumArgs() > 0)
+      Inputs.Why = makeStep(Step::CreatedOn, CE->getExprLoc(), "",
+                            "the device of '" + text(CE->getArg(0)) + "'",
+                            Inputs.Why);
     return Inputs;
-  if (Target.hasInfo() && (!DevArg || classifyType(DevArg->getType()) !=
-                                          DeviceCarrier::Tensor)) {
+  }
+  if (Target.hasInfo()) {
     if (Target.Dev)
       Target.Why = makeStep(Step::CreatedOn, CE->getExprLoc(), "",
-                            DevArg ? text(DevArg) : "", Target.Why);
+                            DevArg ? "'" + text(DevArg) + "'" : "", Target.Why);
     return Target;
   }
   if (Inputs.hasInfo())
@@ -826,6 +842,10 @@ std::string FunctionAnalyzer::tensorNameOf(const Expr *Operand,
   for (const Step *S = F.Why; S; S = S->Prev)
     if (S->K == Step::PointsInto)
       return S->Detail.str();
+  // t.data_ptr<T>() used in place names t.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(strip(Operand)))
+    if (MC->getImplicitObjectArgument() && MC->getType()->isPointerType())
+      return text(MC->getImplicitObjectArgument());
   return text(Operand);
 }
 
@@ -1135,42 +1155,46 @@ std::string DeviceAnalysis::describe(const Step &S) {
   std::string Subject = S.Subject.empty() ? "" : "'" + S.Subject.str() + "' ";
   std::string Msg;
   switch (S.K) {
-  case Step::DeviceConstant:
-    if (S.Detail.contains(" is true") || S.Detail.contains(" is false") ||
-        S.Detail.starts_with("it depends"))
+  case Step::DeviceConstant: {
+    const char *Be = S.SubjectIsDevice ? "is a CUDA device" : "is on a CUDA device";
+    if (S.Detail.starts_with("depending on"))
+      Msg = (Subject.empty() ? std::string("a CUDA device may be chosen here, ")
+                             : Subject + (S.SubjectIsDevice
+                                              ? "may be a CUDA device, "
+                                              : "may be on a CUDA device, ")) +
+            S.Detail.str();
+    else if (S.Detail.contains(" is true") || S.Detail.contains(" is false"))
       Msg = Subject.empty()
-                ? "a CUDA device is chosen when " + S.Detail.str()
-                : Subject + "is a CUDA device when " + S.Detail.str();
+                ? "a CUDA device is chosen here when " + S.Detail.str()
+                : Subject + Be + " when " + S.Detail.str();
     else
-      Msg = Subject.empty() ? "'" + S.Detail.str() + "' is a CUDA device"
-                            : Subject + "is set to a CUDA device ('" +
-                                  S.Detail.str() + "') here";
+      Msg = Subject.empty() ? S.Detail.str() + " is a CUDA device"
+                            : Subject + "is set to " + S.Detail.str() + " here";
     break;
+  }
   case Step::MovedTo:
-    Msg = (Subject.empty() ? std::string("the tensor ") : Subject) +
-          "is moved to " +
-          (S.Detail.empty() ? std::string("a CUDA device")
-                            : "'" + S.Detail.str() + "'") +
-          " here";
-    break;
   case Step::CreatedOn:
     Msg = (Subject.empty() ? std::string("the tensor ") : Subject) +
-          "is created on " +
-          (S.Detail.empty() ? std::string("a CUDA device")
-                            : "'" + S.Detail.str() + "'") +
+          (S.K == Step::MovedTo ? "is moved to " : "is created on ") +
+          (S.Detail.empty() ? std::string("a CUDA device") : S.Detail.str()) +
           " here";
     break;
   case Step::Assigned:
     Msg = Subject + "is assigned here";
+    break;
+  case Step::Inserted:
+    Msg = "an element is added to " + Subject + "here";
     break;
   case Step::PointsInto:
     Msg = (Subject.empty() ? std::string("a pointer ") : Subject) +
           "points into the memory of '" + S.Detail.str() + "'";
     break;
   case Step::Returned:
-    Msg = (Subject.empty() ? std::string("the result of '") + S.Detail.str() + "' "
-                           : Subject + "(from '" + S.Detail.str() + "') ") +
-          "may be on a CUDA device";
+    // A configured source function has no chain behind it; a summarised
+    // helper has the chain of its own return value.
+    Msg = (Subject.empty() ? std::string("the tensor ") : Subject) +
+          "comes from '" + S.Detail.str() + "', which returns " +
+          (S.Prev ? "a tensor that may be on a CUDA device" : "a CUDA tensor");
     break;
   case Step::UnknownOrigin:
     Msg = Subject + "comes from outside this function; its device is unknown";

@@ -48,6 +48,7 @@ struct Step {
     MovedTo,        ///< .to(dev), .cuda(), .to(other)
     CreatedOn,      ///< a factory with device options
     Assigned,       ///< a variable takes the value
+    Inserted,       ///< the value is added to a container
     PointsInto,     ///< a raw pointer into the tensor's memory
     Returned,       ///< the result of a call
     UnknownOrigin,  ///< a parameter or field whose device is not known
@@ -59,6 +60,7 @@ struct Step {
   llvm::StringRef When;    ///< the condition under which this step runs
   const Step *Prev;
   unsigned Depth;
+  bool SubjectIsDevice = false; ///< the subject is a Device, not a tensor
 };
 
 /// The abstract device of one value.

@@ -6,6 +6,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::devplace {
@@ -13,6 +14,11 @@ namespace clang::tidy::devplace {
 std::string qualifiedName(const NamedDecl *D) {
   if (!D)
     return "";
+  // Members of class template specializations are named after the template
+  // ("std::vector::assign", not "std::vector<float>::assign").
+  if (const auto *Parent = dyn_cast<CXXRecordDecl>(D->getDeclContext());
+      Parent && D->getIdentifier())
+    return qualifiedName(Parent) + "::" + D->getName().str();
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   PrintingPolicy Policy(D->getASTContext().getLangOpts());
@@ -125,9 +131,17 @@ std::string calleeName(const Expr *Call) {
 std::string exprText(const Expr *E, const ASTContext &Ctx, unsigned MaxLen) {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  llvm::StringRef Text =
-      Lexer::getSourceText(Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts()),
-                           SM, Ctx.getLangOpts());
+  CharSourceRange File = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
+  // Inside a macro: a variable by its name, else the text as spelled.
+  const Expr *Bare = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Bare);
+      File.isInvalid() && DRE && DRE->getDecl()->getIdentifier() &&
+      isa<VarDecl>(DRE->getDecl()))
+    return DRE->getDecl()->getName().str();
+  if (File.isInvalid())
+    File = CharSourceRange::getTokenRange(
+        SM.getSpellingLoc(E->getBeginLoc()), SM.getSpellingLoc(E->getEndLoc()));
+  llvm::StringRef Text = Lexer::getSourceText(File, SM, Ctx.getLangOpts());
   std::string S;
   // Collapse white space so that multi-line expressions read as one.
   bool Space = false;

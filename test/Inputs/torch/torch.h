@@ -98,9 +98,9 @@ struct TensorOptions {
   Device device() const noexcept;
   bool has_device() const noexcept;
 };
-inline TensorOptions device(Device device) { return TensorOptions().device(device); }
-inline TensorOptions dtype(ScalarType dtype) { return TensorOptions().dtype(dtype); }
-inline TensorOptions requires_grad(bool r = true) { return TensorOptions().requires_grad(r); }
+TensorOptions device(Device device);
+TensorOptions dtype(ScalarType dtype);
+TensorOptions requires_grad(bool r = true);
 } // namespace c10
 
 namespace at {
@@ -290,22 +290,22 @@ public:
 } // namespace detail
 namespace autograd { using Variable = at::Tensor; }
 
-inline at::Tensor tensor(detail::TensorDataContainer data, const at::TensorOptions &options = {});
-inline at::Tensor from_blob(void *data, at::IntArrayRef sizes, const at::TensorOptions &options = at::TensorOptions());
-inline at::Tensor zeros(at::IntArrayRef size, at::TensorOptions options = {});
-inline at::Tensor ones(at::IntArrayRef size, at::TensorOptions options = {});
-inline at::Tensor empty(at::IntArrayRef size, at::TensorOptions options = {},
+at::Tensor tensor(detail::TensorDataContainer data, const at::TensorOptions &options = {});
+at::Tensor from_blob(void *data, at::IntArrayRef sizes, const at::TensorOptions &options = at::TensorOptions());
+at::Tensor zeros(at::IntArrayRef size, at::TensorOptions options = {});
+at::Tensor ones(at::IntArrayRef size, at::TensorOptions options = {});
+at::Tensor empty(at::IntArrayRef size, at::TensorOptions options = {},
                         c10::optional<at::MemoryFormat> memory_format = c10::nullopt);
-inline at::Tensor full(at::IntArrayRef size, const at::Scalar &fill_value, at::TensorOptions options = {});
-inline at::Tensor rand(at::IntArrayRef size, at::TensorOptions options = {});
-inline at::Tensor randn(at::IntArrayRef size, at::TensorOptions options = {});
-inline at::Tensor randint(int64_t high, at::IntArrayRef size, at::TensorOptions options = at::kLong);
-inline at::Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
-inline at::Tensor zeros_like(const at::Tensor &self, at::TensorOptions options = {},
+at::Tensor full(at::IntArrayRef size, const at::Scalar &fill_value, at::TensorOptions options = {});
+at::Tensor rand(at::IntArrayRef size, at::TensorOptions options = {});
+at::Tensor randn(at::IntArrayRef size, at::TensorOptions options = {});
+at::Tensor randint(int64_t high, at::IntArrayRef size, at::TensorOptions options = at::kLong);
+at::Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
+at::Tensor zeros_like(const at::Tensor &self, at::TensorOptions options = {},
                              c10::optional<at::MemoryFormat> memory_format = c10::nullopt);
-inline at::Tensor ones_like(const at::Tensor &self, at::TensorOptions options = {},
+at::Tensor ones_like(const at::Tensor &self, at::TensorOptions options = {},
                             c10::optional<at::MemoryFormat> memory_format = c10::nullopt);
-inline at::Tensor empty_like(const at::Tensor &self, at::TensorOptions options = {},
+at::Tensor empty_like(const at::Tensor &self, at::TensorOptions options = {},
                              c10::optional<at::MemoryFormat> memory_format = c10::nullopt);
 
 namespace cuda {

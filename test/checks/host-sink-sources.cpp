@@ -1,0 +1,157 @@
+// Each way a tensor gets onto a CUDA device, with a host twin that stays silent.
+// RUN: %tidy_plugin %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
+
+float to_device(torch::Tensor x, torch::Device device) {
+  torch::Device cuda(torch::kCUDA);
+  torch::Tensor t = x.to(cuda);
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:22: note: 'cuda' is set to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-4]]:23: note: 't' is moved to 'cuda' here
+}
+
+float to_device_host_twin(torch::Tensor x) {
+  torch::Device cpu(torch::kCPU);
+  torch::Tensor t = x.to(cpu);
+  return t.data_ptr<float>()[1];
+}
+
+float dot_cuda(torch::Tensor x) {
+  auto t = x.cuda();
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:14: note: 't' is moved to a CUDA device here
+}
+
+float to_other(torch::Tensor x) {
+  auto w = torch::ones({3}).cuda();
+  auto t = x.to(w);
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:29: note: 'w' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:14: note: 't' is moved to 'w' here
+}
+
+float to_other_device(torch::Tensor x) {
+  auto w = torch::ones({3}).cuda();
+  auto t = x.to(w.device());
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:29: note: 'w' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:14: note: 't' is moved to 'w.device()' here
+}
+
+float to_other_host_twin(torch::Tensor x) {
+  auto w = torch::ones({3});
+  auto t = x.to(w.device());
+  return t.data_ptr<float>()[1];
+}
+
+float factory_kcuda() {
+  auto t = torch::zeros({3}, torch::kCUDA);
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:12: note: 't' is created on 'torch::kCUDA' here
+}
+
+float factory_options() {
+  auto opts = torch::TensorOptions().dtype(torch::kFloat).device(torch::kCUDA);
+  auto t = torch::randn({3}, opts);
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:66: note: 'opts' is set to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-4]]:12: note: 't' is created on 'opts' here
+}
+
+float factory_options_host_twin() {
+  auto opts = torch::TensorOptions().dtype(torch::kFloat);
+  auto t = torch::randn({3}, opts);
+  return t.data_ptr<float>()[1];
+}
+
+float factory_x_options() {
+  auto x = torch::ones({3}).cuda();
+  auto t = torch::full({3}, 2.0, x.options());
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:29: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:12: note: 't' is created on 'x.options()' here
+}
+
+float like() {
+  auto x = torch::ones({3}).cuda();
+  auto t = torch::zeros_like(x);
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:29: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:12: note: 't' is created on the device of 'x' here
+}
+
+float like_host_twin() {
+  auto x = torch::ones({3}).cuda();
+  auto t = torch::zeros_like(x, torch::kCPU);
+  return t.data_ptr<float>()[1];
+}
+
+float device_string() {
+  torch::Device device("cuda:0");
+  auto t = torch::ones({3}).to(device);
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:17: note: 'device' is set to "cuda:0" here
+  // CHECK: :[[@LINE-4]]:29: note: 't' is moved to 'device' here
+}
+
+float device_string_host_twin() {
+  torch::Device device("cpu");
+  auto t = torch::ones({3}).to(device);
+  return t.data_ptr<float>()[1];
+}
+
+float device_type_index() {
+  auto t = torch::ones({3}).to(torch::Device(torch::kCUDA, 0));
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:29: note: 't' is moved to 'torch::Device(torch::kCUDA, 0)' here
+}
+
+float conditional_available() {
+  torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  auto t = torch::ones({3}).to(device);
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:26: note: 'device' is a CUDA device when 'torch::cuda::is_available()' is true
+  // CHECK: :[[@LINE-4]]:29: note: 't' is moved to 'device' here
+}
+
+float conditional_flag(bool use_gpu) {
+  torch::Device device(use_gpu ? torch::kCUDA : torch::kCPU);
+  auto t = torch::ones({3}).to(device);
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:24: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE-4]]:29: note: 't' is moved to 'device' here
+}
+
+float reassigned_under_if(bool use_gpu) {
+  torch::Device device = torch::kCPU;
+  if (use_gpu)
+    device = torch::kCUDA;
+  auto t = torch::ones({3}).to(device);
+  return t.data_ptr<float>()[1];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:14: note: 'device' is set to 'torch::kCUDA' here, when 'use_gpu' is true
+  // CHECK: :[[@LINE-4]]:29: note: 't' is moved to 'device' here
+}
+
+float reassigned_host_twin(bool use_gpu) {
+  torch::Device device = torch::kCUDA;
+  if (!use_gpu || !torch::cuda::is_available())
+    device = torch::kCPU;
+  auto t = torch::ones({3}).to(device);
+  if (device.is_cpu())
+    return t.data_ptr<float>()[1];
+  return 0;
+}

@@ -1,0 +1,33 @@
+# lit configuration for devplace's tests.
+import os
+import lit.formats
+
+config.name = "devplace"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.devplace_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.devplace_tools_dir, config.environment.get("PATH", "")])
+
+inputs = os.path.join(config.test_source_root, "Inputs")
+# Flags that compile a test file against the mock LibTorch headers.
+mock_flags = "-std=c++17 -I" + inputs
+tidy = "{} --load={} --checks=-*,devplace-*".format(config.clang_tidy, config.plugin)
+
+config.substitutions.append(("%mock_flags", mock_flags))
+config.substitutions.append(("%tidy_plugin", tidy))
+config.substitutions.append(("%plugin_path", config.plugin))
+config.substitutions.append(("%clang_tidy", config.clang_tidy))
+config.substitutions.append(("%devplace", os.path.join(config.devplace_tools_dir, "devplace")))
+config.substitutions.append(("%clangxx", config.clangxx))
+config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%torch_flags", config.torch_flags))
+
+if config.have_torch:
+    config.available_features.add("libtorch")
+if config.other_clang_tidy:
+    config.available_features.add("other-clang-tidy")
+    config.substitutions.append(("%other_clang_tidy", config.other_clang_tidy))
