@@ -1168,7 +1168,7 @@ std::string DeviceAnalysis::describe(const Step &S) {
                 ? "a CUDA device is chosen here when " + S.Detail.str()
                 : Subject + Be + " when " + S.Detail.str();
     else
-      Msg = Subject.empty() ? S.Detail.str() + " is a CUDA device"
+      Msg = Subject.empty() ? S.Detail.str() + " is chosen here"
                             : Subject + "is set to " + S.Detail.str() + " here";
     break;
   }
@@ -1194,7 +1194,7 @@ std::string DeviceAnalysis::describe(const Step &S) {
     // helper has the chain of its own return value.
     Msg = (Subject.empty() ? std::string("the tensor ") : Subject) +
           "comes from '" + S.Detail.str() + "', which returns " +
-          (S.Prev ? "a tensor that may be on a CUDA device" : "a CUDA tensor");
+          (S.Prev ? "a result that may be on a CUDA device" : "a CUDA tensor");
     break;
   case Step::UnknownOrigin:
     Msg = Subject + "comes from outside this function; its device is unknown";
