@@ -45,9 +45,19 @@ void HostSinkCheck::check(const MatchFinder::MatchResult &Result) {
   DeviceAnalysis DA(Ctx, std::move(Cat), Opts);
   FixedPointers.clear();
   IntroducedNames.clear();
-  for (const FunctionDecl *FD : mainFileFunctions(Ctx))
-    for (const HostAccess &A : DA.analyze(FD).Accesses)
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const FunctionDecl *FD : mainFileFunctions(Ctx)) {
+    // One warning per tensor and line: `{d[0], d[1], d[2]}` is one bug.
+    const HostAccess *Previous = nullptr;
+    for (const HostAccess &A : DA.analyze(FD).Accesses) {
+      if (Previous && Previous->Tensor == A.Tensor &&
+          SM.getExpansionLineNumber(Previous->Sink->getBeginLoc()) ==
+              SM.getExpansionLineNumber(A.Sink->getBeginLoc()))
+        continue;
       diagnose(A, FD, Ctx);
+      Previous = &A;
+    }
+  }
 }
 
 namespace {

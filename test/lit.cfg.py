@@ -31,3 +31,5 @@ if config.have_torch:
 if config.other_clang_tidy:
     config.available_features.add("other-clang-tidy")
     config.substitutions.append(("%other_clang_tidy", config.other_clang_tidy))
+if os.path.exists("/usr/include/opencv4/opencv2/core.hpp"):
+    config.available_features.add("opencv")

@@ -316,10 +316,46 @@ private:
     return Fact{};
   }
 
-  void assign(const ValueDecl *Key, Fact F, SourceLocation Loc, bool Weak) {
+  /// True when \p S describes \p E itself: \p E is the step's expression,
+  /// or reaches it through conversions and chained calls on the same value
+  /// (`x.cuda().to(kDouble)`, `TensorOptions().dtype(f).device(kCUDA)`),
+  /// not through another value passed as an argument (`net(x.cuda())`).
+  static bool describesDirectly(const Step *S, const Expr *E) {
+    if (!E || !S)
+      return false;
+    E = strip(E);
+    if (E->getExprLoc() == S->Loc)
+      return true;
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+      // Device(DeviceType, index = -1) and other conversions.
+      if (CE->getNumArgs() == 0)
+        return false;
+      for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+        if (!isa<CXXDefaultArgExpr>(CE->getArg(I)))
+          return false;
+      return describesDirectly(S, CE->getArg(0));
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (!Obj)
+        return false;
+      DeviceCarrier C = classifyType(Obj->getType());
+      if (C == DeviceCarrier::Options || C == DeviceCarrier::Device)
+        for (const Expr *Arg : MC->arguments())
+          if (describesDirectly(S, Arg))
+            return true;
+      if (C == DeviceCarrier::Tensor || C == DeviceCarrier::Options ||
+          C == DeviceCarrier::Device)
+        return describesDirectly(S, Obj);
+    }
+    return false;
+  }
+
+  void assign(const ValueDecl *Key, Fact F, SourceLocation Loc, bool Weak,
+              const Expr *Value) {
     if (F.Dev && F.Why) {
       StringRef Name = Key->getName();
-      if (sameLine(F.Why->Loc, Loc) && F.Why->Subject.empty()) {
+      if (!Weak && F.Why->Subject.empty() && describesDirectly(F.Why, Value)) {
         // Name the step that happened on this line after the variable.
         Step Renamed = *F.Why;
         Renamed.Subject = DA.save(Name);
@@ -590,18 +626,27 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
     Fact Self = eval(Obj);
     if (Name == "cpu" || Name == "pin_memory")
       return Fact::host();
+    auto Moved = [&](const Step *S) {
+      // `x.to(d)` passed on without a name: the note names x.
+      if (S && isa<DeclRefExpr>(strip(Obj))) {
+        auto *Copy = new (DA.Arena.Allocate<Step>()) Step(*S);
+        Copy->Object = DA.save(text(Obj));
+        return static_cast<const Step *>(Copy);
+      }
+      return S;
+    };
     if (Name == "cuda")
-      return Fact::device(
-          makeStep(Step::MovedTo, MC->getExprLoc(), "", "", Self.Dev ? Self.Why : nullptr));
+      return Fact::device(Moved(makeStep(Step::MovedTo, MC->getExprLoc(), "", "",
+                                         Self.Dev ? Self.Why : nullptr)));
     if (Name == "to") {
       const Expr *DevArg = nullptr;
       Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, true);
       if (!Target.hasInfo())
         return Self; // .to(dtype) keeps the device
       if (Target.Dev)
-        Target.Why = makeStep(Step::MovedTo, MC->getExprLoc(), "",
-                              DevArg ? "'" + text(DevArg) + "'" : "",
-                              Target.Why);
+        Target.Why = Moved(makeStep(Step::MovedTo, MC->getExprLoc(), "",
+                                    DevArg ? "'" + text(DevArg) + "'" : "",
+                                    Target.Why));
       return Target;
     }
     if (Name == "data_ptr" || Name == "data" || Name == "mutable_data_ptr" ||
@@ -946,7 +991,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
         continue;
       const Expr *Init = VD->getInit();
       if (auto It = RangeForInits.find(VD); It != RangeForInits.end()) {
-        assign(VD, eval(It->second), VD->getLocation(), false);
+        assign(VD, eval(It->second), VD->getLocation(), false, nullptr);
         continue;
       }
       // A reference to a tracked variable is that variable.
@@ -965,7 +1010,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
         Cur->Vals.erase(VD);
         continue;
       }
-      assign(VD, F, VD->getLocation(), false);
+      assign(VD, F, VD->getLocation(), false, Init);
     }
     return;
   }
@@ -997,9 +1042,9 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   if (LHS && RHS) {
     if (const ValueDecl *K = keyOf(LHS)) {
       if (classifyType(K->getType()) != DeviceCarrier::None)
-        assign(K, eval(RHS), E->getExprLoc(), false);
+        assign(K, eval(RHS), E->getExprLoc(), false, RHS);
     } else if (const ValueDecl *K = containerOf(LHS)) {
-      assign(K, eval(RHS), E->getExprLoc(), true);
+      assign(K, eval(RHS), E->getExprLoc(), true, RHS);
     }
     return;
   }
@@ -1017,7 +1062,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
           if (classifyType(Arg->getType()) != DeviceCarrier::None &&
               classifyType(Arg->getType()) != DeviceCarrier::Pointer)
             F = join(F, eval(Arg));
-        assign(K, F, E->getExprLoc(), /*Weak=*/true);
+        assign(K, F, E->getExprLoc(), /*Weak=*/true, nullptr);
       }
     }
   }
@@ -1174,7 +1219,9 @@ std::string DeviceAnalysis::describe(const Step &S) {
   }
   case Step::MovedTo:
   case Step::CreatedOn:
-    Msg = (Subject.empty() ? std::string("the tensor ") : Subject) +
+    Msg = (!Subject.empty()       ? Subject
+           : !S.Object.empty()    ? "'" + S.Object.str() + "' "
+                                  : std::string("the tensor ")) +
           (S.K == Step::MovedTo ? "is moved to " : "is created on ") +
           (S.Detail.empty() ? std::string("a CUDA device") : S.Detail.str()) +
           " here";

@@ -61,6 +61,8 @@ struct Step {
   const Step *Prev;
   unsigned Depth;
   bool SubjectIsDevice = false; ///< the subject is a Device, not a tensor
+  llvm::StringRef Object; ///< for moves: the tensor moved, named when no
+                          ///< variable takes the result
 };
 
 /// The abstract device of one value.

@@ -91,7 +91,7 @@ float ternary(bool flag, torch::Tensor x) {
   auto t = flag ? h : h.cuda();
   return t.data_ptr<float>()[0];
   // CHECK: :[[@LINE-1]]:12: warning: 't' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
-  // CHECK: :[[@LINE-3]]:25: note: the tensor is moved to a CUDA device here
+  // CHECK: :[[@LINE-3]]:25: note: 'h' is moved to a CUDA device here
   // CHECK: :[[@LINE-4]]:12: note: 't' is on a CUDA device when 'flag' is false
 }
 
