@@ -28,9 +28,9 @@ std::vector<float> train(int epochs) {
     float *acc = correct.data_ptr<float>();
     history.push_back(acc[0] / 128.0f);
     // CHECK: :[[@LINE-1]]:23: warning: 'correct' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
-    // CHECK: :[[@LINE-16]]:24: note: 'device' is a CUDA device when 'torch::cuda::is_available()' is true
-    // CHECK: :[[@LINE-13]]:29: note: 'correct' is created on 'device' here
-    // CHECK: :[[@LINE-6]]:26: note: 'acc' points into the memory of 'correct'
+    // CHECK: :[[@LINE-15]]:24: note: 'device' is a CUDA device when 'torch::cuda::is_available()' is true
+    // CHECK: :[[@LINE-11]]:29: note: 'correct' is created on 'device' here
+    // CHECK: :[[@LINE-5]]:26: note: 'acc' points into the memory of 'correct'
   }
   return history;
 }
