@@ -4,7 +4,7 @@
 #include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -45,6 +45,7 @@ void HostSinkCheck::check(const MatchFinder::MatchResult &Result) {
   DeviceAnalysis DA(Ctx, std::move(Cat), Opts);
   FixedPointers.clear();
   IntroducedNames.clear();
+  Indexes.clear();
   const SourceManager &SM = Ctx.getSourceManager();
   for (const FunctionDecl *FD : mainFileFunctions(Ctx)) {
     // One warning per tensor and line: `{d[0], d[1], d[2]}` is one bug.
@@ -115,13 +116,10 @@ bool readsOnly(StringRef Callee, unsigned ArgIndex) {
 
 /// True when every use of \p E (a pointer into tensor memory, or an accessor)
 /// only reads through it: fix-its that redirect it to a host copy are safe.
-bool usedForReadingOnly(const Expr *E, ASTContext &Ctx) {
+bool usedForReadingOnly(const Expr *E, const ParentMap &PM) {
   const Expr *Cur = E;
   while (true) {
-    DynTypedNodeList Ps = Ctx.getParents(*Cur);
-    if (Ps.size() != 1)
-      return false;
-    const Stmt *P = Ps[0].get<Stmt>();
+    const Stmt *P = PM.getParent(Cur);
     if (!P)
       return false;
     if (isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr>(P)) {
@@ -148,14 +146,10 @@ bool usedForReadingOnly(const Expr *E, ASTContext &Ctx) {
         Cur = Elem; // a[i] of a 2-d accessor is another accessor
         continue;
       }
-      DynTypedNodeList EPs = Ctx.getParents(*Elem);
-      if (EPs.size() != 1)
-        return false;
-      const Stmt *EP = EPs[0].get<Stmt>();
+      const Stmt *EP = PM.getParent(Elem);
       while (EP && isa<ParenExpr>(EP)) {
         Elem = cast<Expr>(EP);
-        DynTypedNodeList Up = Ctx.getParents(*EP);
-        EP = Up.size() == 1 ? Up[0].get<Stmt>() : nullptr;
+        EP = PM.getParent(EP);
       }
       if (const auto *A = dyn_cast_or_null<BinaryOperator>(EP))
         return !(A->isAssignmentOp() && A->getLHS()->IgnoreParens() == Elem);
@@ -200,43 +194,60 @@ bool usedForReadingOnly(const Expr *E, ASTContext &Ctx) {
   }
 }
 
-/// All uses of \p VD in \p Body only read through it.
-bool variableReadOnly(const VarDecl *VD, const Stmt *Body, ASTContext &Ctx) {
-  struct Uses : RecursiveASTVisitor<Uses> {
-    const VarDecl *VD;
-    ASTContext *Ctx;
-    bool AllRead = true;
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (DRE->getDecl() == VD && !usedForReadingOnly(DRE, *Ctx))
-        AllRead = false;
-      return AllRead;
-    }
-  } U;
-  U.VD = VD;
-  U.Ctx = &Ctx;
-  U.TraverseStmt(const_cast<Stmt *>(Body));
-  return U.AllRead;
+} // namespace
+
+/// What the fix-its need to know about one function, gathered in one walk:
+/// every name declared or used in it, and each variable's uses.
+struct HostSinkCheck::FunctionIndex {
+  llvm::StringSet<> Names;
+  llvm::DenseMap<const ValueDecl *, std::vector<const DeclRefExpr *>> Uses;
+  /// Parents within the body only: the ASTContext's map would index every
+  /// header of the translation unit.
+  ParentMap Parents;
+
+  explicit FunctionIndex(const FunctionDecl *FD)
+      : Parents(const_cast<Stmt *>(FD->getBody())) {
+    struct Walker : RecursiveASTVisitor<Walker> {
+      FunctionIndex *Out;
+      bool VisitNamedDecl(NamedDecl *D) {
+        if (D->getIdentifier())
+          Out->Names.insert(D->getName());
+        return true;
+      }
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (DRE->getDecl()->getIdentifier())
+          Out->Names.insert(DRE->getDecl()->getName());
+        Out->Uses[DRE->getDecl()].push_back(DRE);
+        return true;
+      }
+    } W;
+    W.Out = this;
+    W.TraverseDecl(const_cast<FunctionDecl *>(FD));
+  }
+
+  /// All uses of \p VD only read through it.
+  bool readOnly(const VarDecl *VD) const {
+    auto It = Uses.find(VD);
+    if (It == Uses.end())
+      return true;
+    for (const DeclRefExpr *Use : It->second)
+      if (!usedForReadingOnly(Use, Parents))
+        return false;
+    return true;
+  }
+};
+
+HostSinkCheck::~HostSinkCheck() = default;
+
+const HostSinkCheck::FunctionIndex &
+HostSinkCheck::indexOf(const FunctionDecl *FD) {
+  auto &Slot = Indexes[FD];
+  if (!Slot)
+    Slot = std::make_unique<FunctionIndex>(FD);
+  return *Slot;
 }
 
-bool nameIsFree(StringRef Name, const FunctionDecl *FD) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    StringRef Name;
-    bool Found = false;
-    bool VisitNamedDecl(NamedDecl *D) {
-      if (D->getIdentifier() && D->getName() == Name)
-        Found = true;
-      return !Found;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (DRE->getDecl()->getIdentifier() && DRE->getDecl()->getName() == Name)
-        Found = true;
-      return !Found;
-    }
-  } F;
-  F.Name = Name;
-  F.TraverseDecl(const_cast<FunctionDecl *>(FD));
-  return !F.Found;
-}
+namespace {
 
 /// The data_ptr calls inside \p Root on the variable \p Var, but \p Skip.
 std::vector<const CXXMemberCallExpr *>
@@ -264,29 +275,14 @@ dataPtrCallsOn(const Expr *Root, const ValueDecl *Var,
 }
 
 /// The statement holding \p E that sits directly in a compound statement.
-const Stmt *enclosingBlockStatement(const Expr *E, ASTContext &Ctx) {
+const Stmt *enclosingBlockStatement(const Expr *E, const ParentMap &PM) {
   const Stmt *Cur = E;
-  while (true) {
-    DynTypedNodeList Ps = Ctx.getParents(*Cur);
-    if (Ps.size() != 1)
-      return nullptr;
-    if (const auto *P = Ps[0].get<Stmt>()) {
-      if (isa<CompoundStmt>(P))
-        return Cur;
-      Cur = P;
-      continue;
-    }
-    if (const auto *D = Ps[0].get<Decl>()) {
-      if (!isa<VarDecl>(D))
-        return nullptr;
-      DynTypedNodeList DPs = Ctx.getParents(*D);
-      if (DPs.size() != 1 || !DPs[0].get<DeclStmt>())
-        return nullptr;
-      Cur = DPs[0].get<DeclStmt>();
-      continue;
-    }
-    return nullptr;
+  while (const Stmt *P = PM.getParent(Cur)) {
+    if (isa<CompoundStmt>(P))
+      return Cur;
+    Cur = P;
   }
+  return nullptr;
 }
 
 } // namespace
@@ -320,6 +316,7 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
     // Fix-its, only where they cannot change meaning elsewhere.
     bool InMacro = A.Sink->getBeginLoc().isMacroID() ||
                    A.Sink->getEndLoc().isMacroID();
+    const ParentMap &PM = indexOf(FD).Parents;
     const CXXMemberCallExpr *DirectDataPtr = asDataPtrCall(A.Operand);
     if (!InMacro && A.K == HostAccess::Read && DirectDataPtr) {
       // *t.data_ptr<T>() and t.data_ptr<T>()[0] read one scalar: item<T>().
@@ -347,23 +344,24 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
     if (A.K == HostAccess::Accessor) {
       const auto *MC = cast<CXXMemberCallExpr>(A.Sink);
       Receiver = MC->getImplicitObjectArgument();
-      InsertBefore = enclosingBlockStatement(MC, Ctx);
-      DynTypedNodeList Ps = Ctx.getParents(*MC);
-      const Expr *Top = MC;
+      InsertBefore = enclosingBlockStatement(MC, PM);
       // `auto a = t.accessor<…>()`: every use of `a` must only read.
-      while (Ps.size() == 1 && Ps[0].get<Expr>() &&
-             isa<ImplicitCastExpr, CXXConstructExpr, MaterializeTemporaryExpr,
-                 ExprWithCleanups, CXXBindTemporaryExpr>(Ps[0].get<Expr>())) {
-        Top = Ps[0].get<Expr>();
-        Ps = Ctx.getParents(*Top);
+      const Stmt *Top = MC;
+      const Stmt *P = PM.getParent(Top);
+      while (P && isa<ImplicitCastExpr, CXXConstructExpr, MaterializeTemporaryExpr,
+                      ExprWithCleanups, CXXBindTemporaryExpr>(P)) {
+        Top = P;
+        P = PM.getParent(P);
       }
-      if (Ps.size() == 1)
-        if (const auto *VD = Ps[0].get<VarDecl>())
-          Safe = variableReadOnly(VD, FD->getBody(), Ctx);
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(P))
+        if (DS->isSingleDecl())
+          if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
+              VD && VD->getInit() == Top)
+            Safe = indexOf(FD).readOnly(VD);
     } else if (DirectDataPtr) {
       Receiver = DirectDataPtr->getImplicitObjectArgument();
-      InsertBefore = enclosingBlockStatement(A.Sink, Ctx);
-      Safe = A.K != HostAccess::Write && usedForReadingOnly(DirectDataPtr, Ctx) &&
+      InsertBefore = enclosingBlockStatement(A.Sink, PM);
+      Safe = A.K != HostAccess::Write && usedForReadingOnly(DirectDataPtr, PM) &&
              (A.K != HostAccess::Construct || readsOnly(A.Callee, 0));
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(stripAll(A.Operand))) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
@@ -371,8 +369,8 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
           VD && VD->getInit() ? asDataPtrCall(VD->getInit()) : nullptr;
       if (Init && VD->isLocalVarDecl() && FixedPointers.insert(VD).second) {
         Receiver = Init->getImplicitObjectArgument();
-        InsertBefore = enclosingBlockStatement(Init, Ctx);
-        Safe = variableReadOnly(VD, FD->getBody(), Ctx);
+        InsertBefore = enclosingBlockStatement(Init, PM);
+        Safe = indexOf(FD).readOnly(VD);
       }
     }
     const auto *Named = dyn_cast_or_null<DeclRefExpr>(stripAll(Receiver));
@@ -383,7 +381,8 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       std::string Base = Named->getDecl()->getName().str() + "_host";
       std::string HostName = Base;
       auto &Taken = IntroducedNames[FD];
-      for (unsigned N = 2; Taken.contains(HostName) || !nameIsFree(HostName, FD);
+      const FunctionIndex &Index = indexOf(FD);
+      for (unsigned N = 2; Taken.contains(HostName) || Index.Names.contains(HostName);
            ++N)
         HostName = Base + std::to_string(N);
       Taken.insert(HostName);

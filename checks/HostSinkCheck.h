@@ -13,12 +13,14 @@
 #include "analysis/DeviceAnalysis.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
+#include <memory>
 
 namespace clang::tidy::devplace {
 
 class HostSinkCheck : public ClangTidyCheck {
 public:
   HostSinkCheck(StringRef Name, ClangTidyContext *Context);
+  ~HostSinkCheck() override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
@@ -27,6 +29,8 @@ public:
   }
 
 private:
+  struct FunctionIndex;
+  const FunctionIndex &indexOf(const FunctionDecl *FD);
   void diagnose(const HostAccess &A, const FunctionDecl *FD, ASTContext &Ctx);
 
   /// Pointer variables already given a host-copy fix in this TU: several
@@ -34,6 +38,7 @@ private:
   llvm::DenseSet<const VarDecl *> FixedPointers;
   /// Host-copy names the fixes introduced, per function.
   llvm::DenseMap<const FunctionDecl *, llvm::StringSet<>> IntroducedNames;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionIndex>> Indexes;
   const std::string HostSinkFunctions;
   const std::string SourceFunctions;
   const std::string SanitizerFunctions;

@@ -8,7 +8,9 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Analysis/Analyses/LiveVariables.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
+#include "clang/Analysis/AnalysisDeclContext.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "llvm/ADT/DenseSet.h"
@@ -194,11 +196,14 @@ private:
   const FunctionDecl *FD;
   FunctionResult &Out;
 
-  std::unique_ptr<CFG> Graph;
   std::unique_ptr<ParentMap> Parents;
   MutationScanner Mutations;
   llvm::DenseMap<const VarDecl *, const Expr *> RangeForInits;
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
+  llvm::DenseSet<const ValueDecl *> AliasTargets;
+  // Arms of conditional operators, and their values where they ran.
+  llvm::DenseSet<const Expr *> Arms;
+  llvm::DenseMap<const Expr *, Fact> ArmFacts;
 
   // Conditions that decide devices, up to MaxAtoms.
   llvm::SmallVector<const void *, MaxAtoms> AtomKeys;
@@ -469,9 +474,15 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
     return Fact{};
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+    // The arms ran in blocks of their own; their values were recorded there
+    // (the variables they read may be dead by the join).
+    auto Arm = [&](const Expr *A) {
+      auto It = ArmFacts.find(A);
+      return It != ArmFacts.end() ? It->second : eval(A);
+    };
     Branch B = evalCondition(CO->getCond());
-    Fact T = restrict(eval(CO->getTrueExpr()), B.TrueReach);
-    Fact F = restrict(eval(CO->getFalseExpr()), B.FalseReach);
+    Fact T = restrict(Arm(CO->getTrueExpr()), B.TrueReach);
+    Fact F = restrict(Arm(CO->getFalseExpr()), B.FalseReach);
     Fact R = join(T, F);
     if (R.Dev && R.Host && R.Why) {
       std::string Cond = describeMask(R.Dev);
@@ -998,6 +1009,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       if (VD->getType()->isReferenceType() && Init) {
         if (const ValueDecl *Target = keyOf(Init)) {
           Aliases[VD] = Target;
+          AliasTargets.insert(Target);
           continue;
         }
       }
@@ -1022,7 +1034,9 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   const auto *E = dyn_cast<Expr>(S);
   if (!E)
     return;
-  eval(E); // cache the value for the enclosing expression
+  Fact Value = eval(E); // cached for the enclosing expression
+  if (Arms.contains(E))
+    ArmFacts[E] = Value;
   checkSinks(E);
 
   // Writes to tracked variables.
@@ -1072,26 +1086,39 @@ void FunctionAnalyzer::run() {
   const Stmt *Body = FD->getBody();
   if (!Body)
     return;
-  CFG::BuildOptions BO;
-  BO.setAllAlwaysAdd();
-  BO.AddImplicitDtors = false;
-  BO.AddTemporaryDtors = false;
-  BO.AddInitializers = true;
-  BO.AddCXXDefaultInitExprInCtors = true;
-  Graph = CFG::buildCFG(FD, const_cast<Stmt *>(Body), &Ctx, BO);
+  // The CFG and the liveness of local variables come from one analysis
+  // context, so that the states keep only the variables still to be read:
+  // without that, a long function copies every variable it ever declared
+  // into every block's state.
+  AnalysisDeclContextManager Manager(Ctx, /*useUnoptimizedCFG=*/false,
+                                     /*addImplicitDtors=*/false,
+                                     /*addInitializers=*/true);
+  AnalysisDeclContext *AC = Manager.getContext(FD);
+  AC->getCFGBuildOptions().setAllAlwaysAdd();
+  AC->getCFGBuildOptions().AddCXXDefaultInitExprInCtors = true;
+  CFG *Graph = AC->getCFG();
   if (!Graph)
     return;
+  LiveVariables *Live = AC->getAnalysis<LiveVariables>();
   Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
   Mutations.TraverseStmt(const_cast<Stmt *>(Body));
-  // Range-for loop variables take the device of the range.
+  // Range-for loop variables take the device of the range; conditional
+  // operators' arms are remembered.
   struct RangeForFinder : RecursiveASTVisitor<RangeForFinder> {
     llvm::DenseMap<const VarDecl *, const Expr *> *Out;
     bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
       (*Out)[RF->getLoopVariable()] = RF->getRangeInit();
       return true;
     }
+    llvm::DenseSet<const Expr *> *ArmsOut;
+    bool VisitAbstractConditionalOperator(AbstractConditionalOperator *CO) {
+      ArmsOut->insert(CO->getTrueExpr());
+      ArmsOut->insert(CO->getFalseExpr());
+      return true;
+    }
   } Finder;
   Finder.Out = &RangeForInits;
+  Finder.ArmsOut = &Arms;
   Finder.TraverseStmt(const_cast<Stmt *>(Body));
 
   unsigned NumBlocks = Graph->getNumBlockIDs();
@@ -1112,7 +1139,7 @@ void FunctionAnalyzer::run() {
     Entry.Vals[P] = F;
   }
 
-  PostOrderCFGView POV(Graph.get());
+  PostOrderCFGView POV(Graph);
   ForwardDataflowWorklist Worklist(*Graph, &POV);
   Worklist.enqueueBlock(&Graph->getEntry());
   unsigned Budget = NumBlocks * DA.Opts.MaxVisitsPerBlock + 16;
@@ -1134,6 +1161,17 @@ void FunctionAnalyzer::run() {
     if (!S.Reach)
       continue;
     Visit(B, S);
+    // Drop locals that no later statement reads (references keep their
+    // targets alive: a write through `r` is a write to the target).
+    if (Live)
+      for (auto It = S.Vals.begin(); It != S.Vals.end();) {
+        const auto *VD = dyn_cast<VarDecl>(It->first);
+        auto Next = std::next(It);
+        if (VD && VD->hasLocalStorage() && !AliasTargets.contains(VD) &&
+            !Live->isLive(B, VD))
+          S.Vals.erase(It);
+        It = Next;
+      }
     Branch Br;
     if (B->succ_size() == 2)
       Br = evalCondition(B->getLastCondition());

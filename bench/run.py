@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""devplace's benchmark: devplace against `clang++-19 -fsyntax-only` on the
+same file in the same run, reported as ratios (never as timed tests).
+
+Workloads:
+  real      a real LibTorch training file (examples/celeba_smile/train_buggy.cpp)
+  big-fn    a generated file with one 5,000-statement function full of
+            branches, loops and sinks, on the mock headers
+  many-fns  a generated file with 2,000 small functions, on the mock headers
+  chains    a generated file with 2,000 functions calling each other in
+            chains of depth 20 (cross-function summaries)
+
+Each command runs --repeat times, interleaved; the table reports median wall
+time and peak resident memory (from wait4's rusage) and the ratios.
+
+Usage: bench/run.py [--build build] [--repeat 5] [--only NAME ...] [--markdown]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MOCK = ["-std=c++17", "-I" + os.path.join(ROOT, "test", "Inputs")]
+TORCH = ["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-I/usr/include/opencv4",
+         "-I" + os.path.join(ROOT, "runtime", "include")]
+
+
+def big_function(statements):
+    """One function whose body mixes device moves, joins, loops and sinks."""
+    out = ["#include <torch/torch.h>", "#include <vector>", "#include <cstring>",
+           "float big(bool flag, int n, float *dst) {",
+           "  torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;",
+           "  torch::Tensor a = torch::zeros({4});",
+           "  torch::Tensor b = torch::ones({4}).to(device);",
+           "  float total = 0;"]
+    count = 0
+    i = 0
+    while count < statements:
+        k = i % 6
+        if k == 0:
+            out.append(f"  if (flag) a = a + b; else a = a.cpu();")
+            count += 2
+        elif k == 1:
+            out.append(f"  for (int i{i} = 0; i{i} < n; ++i{i}) {{ b = b * 2; total += i{i}; }}")
+            count += 3
+        elif k == 2:
+            out.append(f"  torch::Tensor t{i} = (a + b).relu();")
+            count += 1
+        elif k == 3:
+            out.append(f"  if (t{i - 1}.is_cpu()) total += t{i - 1}.data_ptr<float>()[0];")
+            count += 2
+        elif k == 4:
+            out.append(f"  {{ float *p{i} = a.data_ptr<float>(); total += p{i}[1]; }}")
+            count += 2
+        else:
+            out.append(f"  std::memcpy(dst, b.cpu().data_ptr<float>(), 16);")
+            count += 1
+        i += 1
+    out += ["  return total;", "}"]
+    return "\n".join(out) + "\n"
+
+
+def many_functions(n):
+    out = ["#include <torch/torch.h>", "#include <vector>"]
+    for i in range(n):
+        if i % 2:
+            out.append(f"float f{i}(torch::Tensor x) {{ auto t = x.cuda(); return t.data_ptr<float>()[0]; }}")
+        else:
+            out.append(f"float f{i}(torch::Tensor x) {{ auto t = x.cpu(); "
+                       f"if (t.numel() > 2) t = t * 2; return t.data_ptr<float>()[0]; }}")
+    return "\n".join(out) + "\n"
+
+
+def call_chains(n, depth):
+    out = ["#include <torch/torch.h>"]
+    for c in range(n // depth):
+        out.append(f"torch::Tensor c{c}_0(torch::Tensor x) {{ return x.relu(); }}")
+        for d in range(1, depth):
+            move = ".cuda()" if d == depth - 1 and c % 2 else ""
+            out.append(f"torch::Tensor c{c}_{d}(torch::Tensor x) {{ return c{c}_{d - 1}(x{move} + 1); }}")
+        out.append(f"float use{c}() {{ auto t = c{c}_{depth - 1}(torch::ones({{2}})); "
+                   f"return t.data_ptr<float>()[0]; }}")
+    return "\n".join(out) + "\n"
+
+
+def measure(cmd):
+    """Runs cmd; returns (seconds, peak RSS in MiB, exit status)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    return elapsed, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = ap.parse_args()
+
+    devplace = os.path.join(args.build, "tool", "devplace")
+    if not os.path.exists(devplace):
+        sys.exit(f"bench: {devplace} is not built; run scripts/setup.sh first")
+    tmp = tempfile.mkdtemp(prefix="devplace-bench-")
+    files = {}
+    for name, text in (("big-fn", big_function(5000)), ("many-fns", many_functions(2000)),
+                       ("chains", call_chains(2000, 20))):
+        path = os.path.join(tmp, name + ".cpp")
+        with open(path, "w") as f:
+            f.write(text)
+        files[name] = (path, MOCK)
+    files["real"] = (os.path.join(ROOT, "examples", "celeba_smile", "train_buggy.cpp"), TORCH)
+
+    rows = []
+    for name in ("real", "big-fn", "many-fns", "chains"):
+        if args.only and name not in args.only:
+            continue
+        path, flags = files[name]
+        compiler = ["clang++-19", "-fsyntax-only", *flags, path]
+        tool = [devplace, "--quiet", path, "--", *flags]
+        times = {"clang": [], "devplace": []}
+        mem = {"clang": 0.0, "devplace": 0.0}
+        for _ in range(args.repeat):
+            for key, cmd in (("clang", compiler), ("devplace", tool)):
+                t, m, rc = measure(cmd)
+                if rc not in (0, 1):
+                    sys.exit(f"bench: {' '.join(cmd)} exited with {rc}")
+                times[key].append(t)
+                mem[key] = max(mem[key], m)
+        tc, td = statistics.median(times["clang"]), statistics.median(times["devplace"])
+        rows.append((name, tc, td, td / tc, mem["clang"], mem["devplace"], mem["devplace"] / mem["clang"]))
+        print(f"{name}: clang {tc:.2f}s, devplace {td:.2f}s, ratio {td / tc:.2f}; "
+              f"peak memory {mem['clang']:.0f} MiB vs {mem['devplace']:.0f} MiB ({mem['devplace'] / mem['clang']:.2f})",
+              file=sys.stderr)
+
+    if args.markdown:
+        print("| workload | clang++-19 -fsyntax-only | devplace | time ratio | peak memory (clang / devplace) | memory ratio |")
+        print("|---|---|---|---|---|---|")
+        for name, tc, td, r, mc, md, rm in rows:
+            print(f"| {name} | {tc:.2f} s | {td:.2f} s | {r:.2f}x | {mc:.0f} / {md:.0f} MiB | {rm:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
