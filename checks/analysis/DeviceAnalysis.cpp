@@ -8,11 +8,10 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Analysis/Analyses/LiveVariables.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
-#include "clang/Analysis/AnalysisDeclContext.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -196,7 +195,18 @@ private:
   const FunctionDecl *FD;
   FunctionResult &Out;
 
+  std::unique_ptr<CFG> Graph;
   std::unique_ptr<ParentMap> Parents;
+  // Which tracked locals a later statement may still read, per block exit:
+  // the states drop the others, so that a long function does not copy every
+  // variable it ever declared into every block's state.
+  llvm::DenseMap<const VarDecl *, unsigned> LocalIndex;
+  std::vector<llvm::BitVector> LiveOut;
+  void computeLiveness();
+  bool liveAfter(const CFGBlock *B, const VarDecl *VD) const {
+    auto It = LocalIndex.find(VD);
+    return It == LocalIndex.end() || LiveOut[B->getBlockID()].test(It->second);
+  }
   MutationScanner Mutations;
   llvm::DenseMap<const VarDecl *, const Expr *> RangeForInits;
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
@@ -215,6 +225,9 @@ private:
   llvm::DenseSet<const Expr *> Reported;
 
   //--- helpers -------------------------------------------------------------
+  // Hides the free function: member code classifies through the memo.
+  DeviceCarrier classifyType(QualType T) { return DA.classify(T); }
+
   const Step *makeStep(Step::Kind K, SourceLocation Loc, StringRef Subject,
                        StringRef Detail, const Step *Prev) {
     // A constant whose only role is to feed a step on the same line (the
@@ -325,7 +338,7 @@ private:
   /// or reaches it through conversions and chained calls on the same value
   /// (`x.cuda().to(kDouble)`, `TensorOptions().dtype(f).device(kCUDA)`),
   /// not through another value passed as an argument (`net(x.cuda())`).
-  static bool describesDirectly(const Step *S, const Expr *E) {
+  bool describesDirectly(const Step *S, const Expr *E) {
     if (!E || !S)
       return false;
     E = strip(E);
@@ -1082,24 +1095,64 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   }
 }
 
+void FunctionAnalyzer::computeLiveness() {
+  // Uses per block; a use anywhere after a block keeps a variable alive at
+  // its exit. Without kills this is conservative (a variable lives until its
+  // last read), which is all that pruning needs.
+  unsigned NumBlocks = Graph->getNumBlockIDs();
+  std::vector<llvm::SmallVector<unsigned, 4>> Uses(NumBlocks);
+  for (const CFGBlock *B : *Graph)
+    for (const CFGElement &El : *B)
+      if (auto CS = El.getAs<CFGStmt>())
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(CS->getStmt()))
+          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+              VD && VD->hasLocalStorage() &&
+              classifyType(VD->getType()) != DeviceCarrier::None) {
+            auto [It, New] = LocalIndex.try_emplace(VD, LocalIndex.size());
+            Uses[B->getBlockID()].push_back(It->second);
+          }
+  unsigned N = LocalIndex.size();
+  LiveOut.assign(NumBlocks, llvm::BitVector(N));
+  std::vector<llvm::BitVector> LiveIn(NumBlocks, llvm::BitVector(N));
+  // Round-robin in post order (successors before predecessors): a loop-free
+  // function converges in one pass, each loop nest adds one.
+  PostOrderCFGView POV(Graph.get()); // iterates in reverse post order
+  std::vector<const CFGBlock *> PostOrder(POV.begin(), POV.end());
+  std::reverse(PostOrder.begin(), PostOrder.end());
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const CFGBlock *B : PostOrder) {
+      llvm::BitVector Out(N);
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+        if (const CFGBlock *SB = Succ.getReachableBlock())
+          Out |= LiveIn[SB->getBlockID()];
+      llvm::BitVector In = Out;
+      for (unsigned I : Uses[B->getBlockID()])
+        In.set(I);
+      if (Out != LiveOut[B->getBlockID()] || In != LiveIn[B->getBlockID()]) {
+        LiveOut[B->getBlockID()] = std::move(Out);
+        LiveIn[B->getBlockID()] = std::move(In);
+        Changed = true;
+      }
+    }
+  }
+}
+
 void FunctionAnalyzer::run() {
   const Stmt *Body = FD->getBody();
   if (!Body)
     return;
-  // The CFG and the liveness of local variables come from one analysis
-  // context, so that the states keep only the variables still to be read:
-  // without that, a long function copies every variable it ever declared
-  // into every block's state.
-  AnalysisDeclContextManager Manager(Ctx, /*useUnoptimizedCFG=*/false,
-                                     /*addImplicitDtors=*/false,
-                                     /*addInitializers=*/true);
-  AnalysisDeclContext *AC = Manager.getContext(FD);
-  AC->getCFGBuildOptions().setAllAlwaysAdd();
-  AC->getCFGBuildOptions().AddCXXDefaultInitExprInCtors = true;
-  CFG *Graph = AC->getCFG();
+  CFG::BuildOptions BO;
+  BO.setAllAlwaysAdd();
+  BO.AddImplicitDtors = false;
+  BO.AddTemporaryDtors = false;
+  BO.AddInitializers = true;
+  BO.AddCXXDefaultInitExprInCtors = true;
+  Graph = CFG::buildCFG(FD, const_cast<Stmt *>(Body), &Ctx, BO);
   if (!Graph)
     return;
-  LiveVariables *Live = AC->getAnalysis<LiveVariables>();
+  computeLiveness();
   Parents = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
   Mutations.TraverseStmt(const_cast<Stmt *>(Body));
   // Range-for loop variables take the device of the range; conditional
@@ -1139,7 +1192,7 @@ void FunctionAnalyzer::run() {
     Entry.Vals[P] = F;
   }
 
-  PostOrderCFGView POV(Graph);
+  PostOrderCFGView POV(Graph.get());
   ForwardDataflowWorklist Worklist(*Graph, &POV);
   Worklist.enqueueBlock(&Graph->getEntry());
   unsigned Budget = NumBlocks * DA.Opts.MaxVisitsPerBlock + 16;
@@ -1163,15 +1216,13 @@ void FunctionAnalyzer::run() {
     Visit(B, S);
     // Drop locals that no later statement reads (references keep their
     // targets alive: a write through `r` is a write to the target).
-    if (Live)
-      for (auto It = S.Vals.begin(); It != S.Vals.end();) {
-        const auto *VD = dyn_cast<VarDecl>(It->first);
-        auto Next = std::next(It);
-        if (VD && VD->hasLocalStorage() && !AliasTargets.contains(VD) &&
-            !Live->isLive(B, VD))
-          S.Vals.erase(It);
-        It = Next;
-      }
+    for (auto It = S.Vals.begin(); It != S.Vals.end();) {
+      const auto *VD = dyn_cast<VarDecl>(It->first);
+      auto Next = std::next(It);
+      if (VD && !AliasTargets.contains(VD) && !liveAfter(B, VD))
+        S.Vals.erase(It);
+      It = Next;
+    }
     Branch Br;
     if (B->succ_size() == 2)
       Br = evalCondition(B->getLastCondition());
@@ -1219,6 +1270,18 @@ DeviceAnalysis::DeviceAnalysis(ASTContext &Ctx, Catalogue Cat,
     : Ctx(Ctx), Cat(std::move(Cat)), Opts(Opts) {}
 
 DeviceAnalysis::~DeviceAnalysis() = default;
+
+DeviceCarrier DeviceAnalysis::classify(QualType T) {
+  if (T.isNull())
+    return DeviceCarrier::None;
+  const Type *Key = T.getNonReferenceType().getCanonicalType().getTypePtr();
+  auto It = Carriers.find(Key);
+  if (It != Carriers.end())
+    return It->second;
+  DeviceCarrier C = classifyType(T);
+  Carriers[Key] = C;
+  return C;
+}
 
 const FunctionResult &DeviceAnalysis::analyze(const FunctionDecl *FD) {
   auto &Slot = Results[FD];

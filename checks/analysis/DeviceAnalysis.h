@@ -22,6 +22,7 @@
 #define DEVPLACE_ANALYSIS_DEVICEANALYSIS_H
 
 #include "analysis/Catalogue.h"
+#include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
@@ -130,6 +131,10 @@ public:
   static std::string describe(const Step &S);
 
   ASTContext &context() const { return Ctx; }
+
+  /// classifyType(), remembered per canonical type for this translation
+  /// unit: it is asked for on nearly every expression.
+  DeviceCarrier classify(QualType T);
   const Catalogue &catalogue() const { return Cat; }
   const AnalysisOptions &options() const { return Opts; }
 
@@ -146,6 +151,7 @@ private:
   llvm::UniqueStringSaver Saver{Arena};
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionResult>> Results;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
+  llvm::DenseMap<const Type *, DeviceCarrier> Carriers;
 };
 
 } // namespace tidy::devplace
