@@ -10,8 +10,9 @@ Workloads:
   chains    a generated file with 2,000 functions calling each other in
             chains of depth 20 (cross-function summaries)
 
-Each command runs --repeat times, interleaved; the table reports median wall
-time and peak resident memory (from wait4's rusage) and the ratios.
+Each command runs --repeat times, interleaved; the table reports the median
+CPU time (user + system, from wait4's rusage: steadier than wall time on a
+shared 2-core machine), peak resident memory, and the ratios.
 
 Usage: bench/run.py [--build build] [--repeat 5] [--only NAME ...] [--markdown]
 """
@@ -21,7 +22,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MOCK = ["-std=c++17", "-I" + os.path.join(ROOT, "test", "Inputs")]
@@ -88,12 +88,11 @@ def call_chains(n, depth):
 
 
 def measure(cmd):
-    """Runs cmd; returns (seconds, peak RSS in MiB, exit status)."""
-    start = time.perf_counter()
+    """Runs cmd; returns (CPU seconds, peak RSS in MiB, exit status)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    return elapsed, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    return cpu, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 
 
 def main():
@@ -135,12 +134,12 @@ def main():
                 mem[key] = max(mem[key], m)
         tc, td = statistics.median(times["clang"]), statistics.median(times["devplace"])
         rows.append((name, tc, td, td / tc, mem["clang"], mem["devplace"], mem["devplace"] / mem["clang"]))
-        print(f"{name}: clang {tc:.2f}s, devplace {td:.2f}s, ratio {td / tc:.2f}; "
+        print(f"{name}: CPU clang {tc:.2f}s, devplace {td:.2f}s, ratio {td / tc:.2f}; "
               f"peak memory {mem['clang']:.0f} MiB vs {mem['devplace']:.0f} MiB ({mem['devplace'] / mem['clang']:.2f})",
               file=sys.stderr)
 
     if args.markdown:
-        print("| workload | clang++-19 -fsyntax-only | devplace | time ratio | peak memory (clang / devplace) | memory ratio |")
+        print("| workload | clang++-19 -fsyntax-only (CPU) | devplace (CPU) | time ratio | peak memory (clang / devplace) | memory ratio |")
         print("|---|---|---|---|---|---|")
         for name, tc, td, r, mc, md, rm in rows:
             print(f"| {name} | {tc:.2f} s | {td:.2f} s | {r:.2f}x | {mc:.0f} / {md:.0f} MiB | {rm:.2f}x |")
