@@ -18,7 +18,7 @@ public:
 namespace clang::tidy {
 
 static ClangTidyModuleRegistry::Add<devplace::DevplaceModule>
-    X("devplace-module", "Device-placement checks for LibTorch code.");
+    X("devplace", "Device-placement checks for LibTorch code.");
 
 // Referenced by front ends that link the checks statically, so that the
 // linker keeps this translation unit and its registration.
