@@ -41,7 +41,6 @@ void HostSinkCheck::check(const MatchFinder::MatchResult &Result) {
   Catalogue::extend(Cat.DeviceSources, SourceFunctions);
   Catalogue::extend(Cat.HostSanitizers, SanitizerFunctions);
   AnalysisOptions Opts;
-  Opts.StrictMode = StrictMode;
   DeviceAnalysis DA(Ctx, std::move(Cat), Opts);
   FixedPointers.clear();
   IntroducedNames.clear();
@@ -51,6 +50,8 @@ void HostSinkCheck::check(const MatchFinder::MatchResult &Result) {
     // One warning per tensor and line: `{d[0], d[1], d[2]}` is one bug.
     const HostAccess *Previous = nullptr;
     for (const HostAccess &A : DA.analyze(FD).Accesses) {
+      if (A.UnknownOnly && !StrictMode)
+        continue;
       if (Previous && Previous->Tensor == A.Tensor &&
           SM.getExpansionLineNumber(Previous->Sink->getBeginLoc()) ==
               SM.getExpansionLineNumber(A.Sink->getBeginLoc()))

@@ -18,7 +18,13 @@
 namespace clang::tidy::devplace {
 
 Fact join(const Fact &A, const Fact &B) {
+  // "No information" is the identity (so that a 0-dim operand stays 0-dim).
+  if (!B.hasInfo() && !B.Scalar)
+    return A;
+  if (!A.hasInfo() && !A.Scalar)
+    return B;
   Fact R;
+  R.Scalar = A.Scalar && B.Scalar;
   R.Host = A.Host | B.Host;
   R.Dev = A.Dev | B.Dev;
   R.Params = A.Params | B.Params;
@@ -923,10 +929,8 @@ void FunctionAnalyzer::report(HostAccess::Kind K, const Expr *Sink,
                               StringRef Callee) {
   if (!Reporting || !Cur->Reach)
     return;
-  bool Strict = DA.Opts.StrictMode;
   Mask OnDev = F.Dev & Cur->Reach;
-  bool Maybe = Strict && (F.Unknown || F.Params);
-  if (!OnDev && !Maybe)
+  if (!OnDev && !F.Unknown && !F.Params)
     return;
   if (!Reported.insert(Sink).second)
     return;
@@ -936,7 +940,7 @@ void FunctionAnalyzer::report(HostAccess::Kind K, const Expr *Sink,
                                     K == HostAccess::Accessor
                                         ? text(Operand)
                                         : tensorNameOf(Operand, F),
-                                    Callee.str(), Definite, F.Why});
+                                    Callee.str(), Definite, F.Why, !OnDev});
 }
 
 void FunctionAnalyzer::checkSinks(const Stmt *S) {
@@ -981,13 +985,22 @@ void FunctionAnalyzer::checkSinks(const Stmt *S) {
   }
   auto CheckArgs = [&](const Expr *Call, llvm::ArrayRef<const Expr *> Args,
                        HostAccess::Kind K, StringRef Name) {
+    // A known device pointer first; an unknown one only when there is none.
+    const Expr *Unknown = nullptr;
+    Fact UnknownFact;
     for (const Expr *Arg : Args) {
       Fact F = PointerFact(Arg);
-      if (F.Dev || (DA.Opts.StrictMode && (F.Unknown || F.Params))) {
+      if (F.Dev & Cur->Reach) {
         report(K, Call, Arg, F, Name);
         return;
       }
+      if (!Unknown && (F.Unknown || F.Params)) {
+        Unknown = Arg;
+        UnknownFact = F;
+      }
     }
+    if (Unknown)
+      report(K, Call, Unknown, UnknownFact, Name);
   };
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     std::string N = calleeName(CE);
@@ -1180,15 +1193,16 @@ void FunctionAnalyzer::run() {
   Entry.Reach = AllValuations;
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     const ParmVarDecl *P = FD->getParamDecl(I);
-    if (classifyType(P->getType()) == DeviceCarrier::None)
+    // Raw pointer parameters are not tracked: nothing says where they point.
+    DeviceCarrier PC = classifyType(P->getType());
+    if (PC == DeviceCarrier::None || PC == DeviceCarrier::Pointer)
       continue;
     Fact F;
     F.Params = I < 32 ? 1u << I : 0;
     F.Unknown = I >= 32;
-    if (DA.Opts.StrictMode)
-      F.Why = new (DA.Arena.Allocate<Step>())
-          Step{Step::UnknownOrigin, P->getLocation(), DA.save(P->getName()),
-               "", "", nullptr, 0};
+    F.Why = new (DA.Arena.Allocate<Step>())
+        Step{Step::UnknownOrigin, P->getLocation(), DA.save(P->getName()),
+             "", "", nullptr, 0};
     Entry.Vals[P] = F;
   }
 

@@ -72,19 +72,31 @@ struct Fact {
   Mask Dev = 0;          ///< valuations under which it may be on a device
   uint32_t Params = 0;   ///< parameters whose (unknown) device it carries
   bool Unknown = false;  ///< device comes from where the analysis cannot see
+  bool Scalar = false;   ///< a 0-dim tensor on every path (a CPU one may meet
+                         ///< CUDA tensors in an operation)
   const Step *Why = nullptr; ///< how it may have come to the device
 
   bool hasInfo() const { return Host || Dev || Params || Unknown; }
   bool sameAs(const Fact &O) const {
     return Host == O.Host && Dev == O.Dev && Params == O.Params &&
-           Unknown == O.Unknown;
+           Unknown == O.Unknown && Scalar == O.Scalar;
   }
-  static Fact host() { return Fact{AllValuations, 0, 0, false, nullptr}; }
+  static Fact host() {
+    Fact F;
+    F.Host = AllValuations;
+    return F;
+  }
   static Fact device(const Step *Why) {
-    return Fact{0, AllValuations, 0, false, Why};
+    Fact F;
+    F.Dev = AllValuations;
+    F.Why = Why;
+    return F;
   }
   static Fact unknown(const Step *Why = nullptr) {
-    return Fact{0, 0, 0, true, Why};
+    Fact F;
+    F.Unknown = true;
+    F.Why = Why;
+    return F;
   }
 };
 
@@ -101,18 +113,43 @@ struct HostAccess {
   std::string Callee;    ///< for Call/Construct: the host code's name
   bool Definite;         ///< is (rather than may be) on a device
   const Step *Why;       ///< provenance, from the sink back to the source
+  bool UnknownOnly;      ///< no known device path: a parameter, a field; the
+                         ///< checks report these only in their StrictMode
+};
+
+/// Two tensors (or a module and its input) that may be on different devices
+/// when they meet in one operation.
+struct DeviceMismatch {
+  enum Kind { Operands, ModuleInput };
+  Kind K;
+  const Expr *Where;     ///< the operation
+  const Expr *A, *B;     ///< the operands; A is the module for ModuleInput
+  std::string NameA, NameB;
+  Fact FA, FB;
+  bool AOnDevice;        ///< A is the device side (else B is)
+  bool Definite;         ///< on every path, not only on some
+};
+
+/// A host synchronisation on a tensor that is or may be on a device:
+/// .item(), .cpu(), .to(kCPU), .is_nonzero(), printing.
+struct HostSync {
+  const Expr *Call;
+  std::string Tensor;
+  std::string What;      ///< ".item()", ".cpu()", "operator<<", …
+  bool Definite;
+  const Step *Why;
 };
 
 /// The result of analysing one function.
 struct FunctionResult {
   std::vector<HostAccess> Accesses;
+  std::vector<DeviceMismatch> Mismatches;
+  std::vector<HostSync> Syncs;
   Fact Return;           ///< device of the return value (summary for callers)
   bool Complete = true;  ///< false when a bound cut the analysis short
 };
 
 struct AnalysisOptions {
-  /// Values of unknown device (parameters, fields) count as maybe-CUDA.
-  bool StrictMode = false;
   /// Upper bound on block visits, as a multiple of the number of blocks.
   unsigned MaxVisitsPerBlock = 64;
 };

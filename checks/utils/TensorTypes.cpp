@@ -62,6 +62,26 @@ bool isTensorType(QualType T) {
   return Derived;
 }
 
+static bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef A,
+                        llvm::StringRef B = "") {
+  if (isNamed(RD, A, B))
+    return true;
+  RD = RD ? RD->getDefinition() : nullptr;
+  if (!RD)
+    return false;
+  bool Found = false;
+  RD->forallBases([&](const CXXRecordDecl *Base) {
+    if (isNamed(Base, A, B))
+      Found = true;
+    return true;
+  });
+  return Found;
+}
+
+bool isNNModuleClass(const CXXRecordDecl *RD) {
+  return derivesFrom(RD, "torch::nn::Module");
+}
+
 static bool isStdContainer(const CXXRecordDecl *RD) {
   static const char *const Names[] = {
       "std::vector", "std::deque", "std::list",  "std::array",
@@ -102,6 +122,19 @@ DeviceCarrier classifyType(QualType T) {
     return DeviceCarrier::Options;
   if (N == "c10::IValue")
     return DeviceCarrier::IValue;
+  // Modules: the class itself, its TORCH_MODULE holder, a shared_ptr to it,
+  // and TorchScript modules.
+  if (isNNModuleClass(RD) || derivesFrom(RD, "torch::nn::ModuleHolder") ||
+      derivesFrom(RD, "torch::jit::Module", "torch::jit::script::Module"))
+    return DeviceCarrier::Module;
+  if (N == "std::shared_ptr")
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+        Spec && Spec->getTemplateArgs().size() >= 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      if (const CXXRecordDecl *Pointee =
+              Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+          Pointee && isNNModuleClass(Pointee))
+        return DeviceCarrier::Module;
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
     if (!isStdContainer(RD))
       return DeviceCarrier::None;
@@ -112,7 +145,8 @@ DeviceCarrier classifyType(QualType T) {
       if (Inner == DeviceCarrier::Device && (N == "std::optional" ||
                                              N == "c10::optional"))
         return DeviceCarrier::Device;
-      if (Inner != DeviceCarrier::None && Inner != DeviceCarrier::Pointer)
+      if (Inner != DeviceCarrier::None && Inner != DeviceCarrier::Pointer &&
+          Inner != DeviceCarrier::Module)
         return DeviceCarrier::Container;
     }
   }

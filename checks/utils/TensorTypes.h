@@ -26,6 +26,8 @@ enum class DeviceCarrier {
   Device,        ///< c10::Device, c10::optional<c10::Device>
   DeviceType,    ///< c10::DeviceType (kCUDA, kCPU, …)
   Options,       ///< c10::TensorOptions
+  Module,        ///< torch::nn::Module subclasses, ModuleHolders, shared_ptrs
+                 ///< to modules, torch::jit::Module
   Pointer,       ///< a raw pointer, tracked only when it points into a tensor
   Container,     ///< a std container, array or tuple of any of the above
 };
@@ -35,6 +37,9 @@ DeviceCarrier classifyType(QualType T);
 
 /// True for at::Tensor / at::TensorBase and classes derived from them.
 bool isTensorType(QualType T);
+
+/// True for torch::nn::Module and classes derived from it.
+bool isNNModuleClass(const CXXRecordDecl *RD);
 
 /// The fully qualified name of \p D without template arguments or inline
 /// namespaces ("std::vector", "torch::zeros").

@@ -360,16 +360,15 @@ at::Tensor binary_cross_entropy(const at::Tensor &input, const at::Tensor &targe
 
 namespace jit {
 using c10::IValue;
-namespace script {
-class Module {
-public:
+struct Module {
   IValue forward(std::vector<IValue> inputs);
   void to(at::Device device, bool non_blocking = false);
   void eval();
 };
+namespace script {
+using Module = ::torch::jit::Module;
 } // namespace script
-using Module = script::Module;
-Module load(const std::string &filename);
+Module load(const std::string &filename, c10::optional<at::Device> device = c10::nullopt);
 } // namespace jit
 
 struct NoGradGuard { NoGradGuard(); ~NoGradGuard(); };
