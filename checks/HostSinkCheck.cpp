@@ -10,55 +10,32 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 
-using namespace clang::ast_matchers;
 
 namespace clang::tidy::devplace {
 
 HostSinkCheck::HostSinkCheck(StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      HostSinkFunctions(Options.get("HostSinkFunctions", "")),
-      SourceFunctions(Options.get("SourceFunctions", "")),
-      SanitizerFunctions(Options.get("SanitizerFunctions", "")),
-      StrictMode(Options.get("StrictMode", false)) {}
+    : DeviceCheck(Name, Context) {}
 
-void HostSinkCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "HostSinkFunctions", HostSinkFunctions);
-  Options.store(Opts, "SourceFunctions", SourceFunctions);
-  Options.store(Opts, "SanitizerFunctions", SanitizerFunctions);
-  Options.store(Opts, "StrictMode", StrictMode);
-}
-
-void HostSinkCheck::registerMatchers(MatchFinder *Finder) {
-  // The analysis walks the main file's functions itself (see
-  // mainFileFunctions); one match per translation unit starts it.
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
-}
-
-void HostSinkCheck::check(const MatchFinder::MatchResult &Result) {
-  ASTContext &Ctx = *Result.Context;
-  Catalogue Cat = Catalogue::builtin();
-  Catalogue::extend(Cat.HostMemoryFunctions, HostSinkFunctions);
-  Catalogue::extend(Cat.DeviceSources, SourceFunctions);
-  Catalogue::extend(Cat.HostSanitizers, SanitizerFunctions);
-  AnalysisOptions Opts;
-  DeviceAnalysis DA(Ctx, std::move(Cat), Opts);
+void HostSinkCheck::startTranslationUnit() {
   FixedPointers.clear();
   IntroducedNames.clear();
   Indexes.clear();
+}
+
+void HostSinkCheck::report(const FunctionDecl *FD, const FunctionResult &R,
+                           ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  for (const FunctionDecl *FD : mainFileFunctions(Ctx)) {
-    // One warning per tensor and line: `{d[0], d[1], d[2]}` is one bug.
-    const HostAccess *Previous = nullptr;
-    for (const HostAccess &A : DA.analyze(FD).Accesses) {
-      if (A.UnknownOnly && !StrictMode)
-        continue;
-      if (Previous && Previous->Tensor == A.Tensor &&
-          SM.getExpansionLineNumber(Previous->Sink->getBeginLoc()) ==
-              SM.getExpansionLineNumber(A.Sink->getBeginLoc()))
-        continue;
-      diagnose(A, FD, Ctx);
-      Previous = &A;
-    }
+  // One warning per tensor and line: `{d[0], d[1], d[2]}` is one bug.
+  const HostAccess *Previous = nullptr;
+  for (const HostAccess &A : R.Accesses) {
+    if (A.UnknownOnly && !StrictMode)
+      continue;
+    if (Previous && Previous->Tensor == A.Tensor &&
+        SM.getExpansionLineNumber(Previous->Sink->getBeginLoc()) ==
+            SM.getExpansionLineNumber(A.Sink->getBeginLoc()))
+      continue;
+    diagnose(A, FD, Ctx);
+    Previous = &A;
   }
 }
 
@@ -413,17 +390,7 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
   }
 
   // Notes walk from the source to the sink.
-  std::vector<const Step *> Chain;
-  for (const Step *S = A.Why; S; S = S->Prev)
-    Chain.push_back(S);
-  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
-    const Step *S = *It;
-    // A pointer step on the sink's own line says nothing new.
-    if (S->K == Step::PointsInto && S->Subject.empty() &&
-        SM.getExpansionLineNumber(S->Loc) == SM.getExpansionLineNumber(Loc))
-      continue;
-    diag(S->Loc, DeviceAnalysis::describe(*S), DiagnosticIDs::Note);
-  }
+  addProvenanceNotes(A.Why, Loc, SM);
 }
 
 } // namespace clang::tidy::devplace

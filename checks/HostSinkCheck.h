@@ -9,26 +9,22 @@
 #ifndef DEVPLACE_HOSTSINKCHECK_H
 #define DEVPLACE_HOSTSINKCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
-#include "analysis/DeviceAnalysis.h"
+#include "utils/DeviceCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include <memory>
 
 namespace clang::tidy::devplace {
 
-class HostSinkCheck : public ClangTidyCheck {
+class HostSinkCheck : public DeviceCheck {
 public:
   HostSinkCheck(StringRef Name, ClangTidyContext *Context);
   ~HostSinkCheck() override;
-  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
 
 private:
+  void report(const FunctionDecl *FD, const FunctionResult &R,
+              ASTContext &Ctx) override;
+  void startTranslationUnit() override;
   struct FunctionIndex;
   const FunctionIndex &indexOf(const FunctionDecl *FD);
   void diagnose(const HostAccess &A, const FunctionDecl *FD, ASTContext &Ctx);
@@ -39,10 +35,6 @@ private:
   /// Host-copy names the fixes introduced, per function.
   llvm::DenseMap<const FunctionDecl *, llvm::StringSet<>> IntroducedNames;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionIndex>> Indexes;
-  const std::string HostSinkFunctions;
-  const std::string SourceFunctions;
-  const std::string SanitizerFunctions;
-  const bool StrictMode;
 };
 
 } // namespace clang::tidy::devplace

@@ -13,7 +13,9 @@
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace clang::tidy::devplace {
 
@@ -401,6 +403,27 @@ private:
     Cur->Vals[Key] = F;
   }
 
+  /// The module variable a call goes through: `model->f()`, `(*model).f()`,
+  /// `module.f()`, `model(x)`.
+  const ValueDecl *moduleKeyOf(const Expr *Obj) {
+    Obj = strip(Obj);
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Obj);
+        OC && (OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star))
+      Obj = strip(OC->getArg(0));
+    else if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
+             UO && UO->getOpcode() == UO_Deref)
+      Obj = strip(UO->getSubExpr());
+    if (classifyType(Obj->getType()) != DeviceCarrier::Module)
+      return nullptr;
+    return keyOf(Obj);
+  }
+
+  void checkMismatch(const Expr *Where, const Expr *A, const Expr *B,
+                     DeviceMismatch::Kind K);
+  void checkOperation(const Expr *E);
+  void noteSync(const Expr *Call, const Expr *Tensor, StringRef What);
+  llvm::DenseSet<const Expr *> MismatchReported, SyncReported;
+
   //--- evaluation ----------------------------------------------------------
   Fact eval(const Expr *E);
   Fact evalUncached(const Expr *E);
@@ -532,6 +555,9 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
     OverloadedOperatorKind Op = OC->getOperator();
     if (Op == OO_Equal)
       return eval(OC->getArg(1));
+    if (Op == OO_LessLess && OC->getNumArgs() == 2 &&
+        classifyType(OC->getArg(1)->getType()) == DeviceCarrier::Tensor)
+      noteSync(OC, OC->getArg(1), "operator<<");
     if (Op == OO_Subscript || Op == OO_Star || Op == OO_Arrow) {
       // Element access into a container of tensors, or an iterator.
       if (classifyType(OC->getType()) != DeviceCarrier::None)
@@ -591,6 +617,8 @@ Fact FunctionAnalyzer::evalConstruct(const CXXConstructExpr *CE) {
   }
   if (CE->getNumArgs() == 0 && C == DeviceCarrier::Tensor)
     return Fact::host(); // an undefined tensor owns no memory
+  if (C == DeviceCarrier::Module)
+    return Fact::host(); // a new module's parameters are on the host
   Fact R;
   for (const Expr *Arg : CE->arguments())
     if (classifyType(Arg->getType()) != DeviceCarrier::None)
@@ -654,8 +682,13 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
 
   if (ObjC == DeviceCarrier::Tensor) {
     Fact Self = eval(Obj);
-    if (Name == "cpu" || Name == "pin_memory")
-      return Fact::host();
+    if (Name == "cpu" || Name == "pin_memory") {
+      if (Name == "cpu")
+        noteSync(MC, Obj, ".cpu()");
+      Fact H = Fact::host();
+      H.Scalar = Self.Scalar;
+      return H;
+    }
     auto Moved = [&](const Step *S) {
       // `x.to(d)` passed on without a name: the note names x.
       if (S && isa<DeclRefExpr>(strip(Obj))) {
@@ -673,6 +706,9 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
       Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, true);
       if (!Target.hasInfo())
         return Self; // .to(dtype) keeps the device
+      if (!Target.Dev && Target.Host)
+        noteSync(MC, Obj, ".to(" + (DevArg ? text(DevArg) : std::string()) + ")");
+      Target.Scalar = Self.Scalar;
       if (Target.Dev)
         Target.Why = Moved(makeStep(Step::MovedTo, MC->getExprLoc(), "",
                                     DevArg ? "'" + text(DevArg) + "'" : "",
@@ -688,8 +724,26 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
                             Self.Why);
       return Self;
     }
-    if (RetC != DeviceCarrier::None && RetC != DeviceCarrier::Pointer)
-      return Self; // options(), device(), contiguous(), float(), sum(), …
+    if (Name == "item" || Name == "is_nonzero" || Name == "tolist")
+      noteSync(MC, Obj, ("." + Name + "()").str());
+    if (RetC != DeviceCarrier::None && RetC != DeviceCarrier::Pointer) {
+      // options(), device(), contiguous(), float(), sum(), …
+      static const llvm::StringSet<> Reductions = {
+          "sum", "mean", "max", "min", "prod", "norm", "all", "any", "std",
+          "var", "median", "amax", "amin"};
+      static const llvm::StringSet<> Reshapes = {
+          "view", "reshape", "unsqueeze", "expand", "flatten", "repeat",
+          "view_as", "reshape_as", "expand_as", "unflatten"};
+      if (Reductions.contains(Name))
+        Self.Scalar = llvm::none_of(MC->arguments(), [&](const Expr *A) {
+          return !isa<CXXDefaultArgExpr>(A) &&
+                 !A->getType()->isEnumeralType() &&
+                 classifyType(A->getType()) != DeviceCarrier::Options;
+        });
+      else if (Reshapes.contains(Name))
+        Self.Scalar = false;
+      return Self;
+    }
     return Fact{};
   }
   if (ObjC == DeviceCarrier::Options) {
@@ -769,6 +823,14 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     return CE->getNumArgs() == 1 ? eval(CE->getArg(0)) : Fact{};
   if (RetC == DeviceCarrier::Pointer)
     return Fact{};
+  if (RetC == DeviceCarrier::Module &&
+      (QName == "std::make_shared" || inTorchNamespace(QName))) {
+    // make_shared<Net>(…) builds on the host; torch::jit::load(path, device)
+    // loads onto its device argument.
+    const Expr *DevArg = nullptr;
+    Fact Target = deviceArg(CE, Callee, &DevArg, false);
+    return Target.hasInfo() ? Target : Fact::host();
+  }
   if (Callee && !inTorchNamespace(QName) && !QName.empty() &&
       !StringRef(QName).starts_with("std::"))
     return callSummary(CE, Callee);
@@ -788,18 +850,38 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
                             Inputs.Why);
     return Inputs;
   }
+  // torch::tensor(0.5), torch::zeros({}): 0-dim tensors.
+  bool ZeroDim = false;
+  if (inTorchNamespace(QName) && CE->getNumArgs() > 0) {
+    const Expr *Shape = strip(CE->getArg(0));
+    if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Shape);
+        Ctor && Ctor->getNumArgs() == 1)
+      Shape = strip(Ctor->getArg(0));
+    if (const auto *IL = dyn_cast<InitListExpr>(Shape))
+      ZeroDim = IL->getNumInits() == 0;
+    else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Shape))
+      ZeroDim = Ctor->getNumArgs() == 0 && !Ctor->isListInitialization()
+                    ? false
+                    : Ctor->getNumArgs() == 0;
+    if (StringRef(QName).ends_with("::tensor"))
+      ZeroDim = Shape->getType()->isArithmeticType();
+  }
   if (Target.hasInfo()) {
     if (Target.Dev)
       Target.Why = makeStep(Step::CreatedOn, CE->getExprLoc(), "",
                             DevArg ? "'" + text(DevArg) + "'" : "", Target.Why);
+    Target.Scalar = ZeroDim;
     return Target;
   }
   if (Inputs.hasInfo())
     return Inputs;
   // A LibTorch function without tensor inputs or device options is a
   // factory, and factories allocate on the host by default.
-  if (inTorchNamespace(QName))
-    return Fact::host();
+  if (inTorchNamespace(QName)) {
+    Fact F = Fact::host();
+    F.Scalar = ZeroDim;
+    return F;
+  }
   return Fact::unknown();
 }
 
@@ -910,6 +992,171 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
       return Guard(R, OnDevice == Equal);
   }
   return B;
+}
+
+void FunctionAnalyzer::noteSync(const Expr *Call, const Expr *Tensor,
+                                StringRef What) {
+  if (!Reporting || !Cur->Reach || !SyncReported.insert(Call).second)
+    return;
+  Fact F = eval(Tensor);
+  Mask OnDev = F.Dev & Cur->Reach;
+  if (!OnDev)
+    return;
+  Out.Syncs.push_back(HostSync{Call, text(Tensor), What.str(),
+                               OnDev == Cur->Reach && !(F.Host & Cur->Reach),
+                               F.Why});
+}
+
+void FunctionAnalyzer::checkMismatch(const Expr *Where, const Expr *A,
+                                     const Expr *B, DeviceMismatch::Kind K) {
+  Fact FA = eval(A), FB = eval(B);
+  if (FA.Unknown || FA.Params || FB.Unknown || FB.Params)
+    return;
+  // Valuations under which one side is surely on the device and the other
+  // surely on the host. A 0-dim host tensor may meet a device tensor.
+  Mask ADev = FA.Dev & ~FA.Host, AHost = FA.Host & ~FA.Dev;
+  Mask BDev = FB.Dev & ~FB.Host, BHost = FB.Host & ~FB.Dev;
+  Mask ADevBHost = FB.Scalar ? 0 : ADev & BHost & Cur->Reach;
+  Mask AHostBDev = FA.Scalar ? 0 : AHost & BDev & Cur->Reach;
+  Mask Mis = ADevBHost | AHostBDev;
+  if (!Mis || !MismatchReported.insert(Where).second)
+    return;
+  Out.Mismatches.push_back(DeviceMismatch{K, Where, A, B, text(A), text(B), FA,
+                                          FB, ADevBHost != 0,
+                                          Mis == Cur->Reach});
+}
+
+namespace {
+/// Modules without parameters or buffers run on inputs of any device.
+bool parameterless(const Expr *Module) {
+  QualType T = Module->getType().getNonReferenceType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  // For holders and shared_ptrs, the module class is the template argument.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+      Spec && Spec->getTemplateArgs().size() >= 1 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    if (const CXXRecordDecl *Inner =
+            Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl())
+      RD = Inner;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            B.getType()->getAsCXXRecordDecl());
+        Spec && Spec->getName() == "ModuleHolder" &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier())
+    return false;
+  StringRef N = RD->getName();
+  N.consume_back("Impl");
+  static const llvm::StringSet<> Known = {
+      "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "GELU", "SiLU", "Mish",
+      "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Softplus", "Hardtanh",
+      "Dropout", "Dropout2d", "Dropout3d", "AlphaDropout", "Flatten",
+      "Unflatten", "Identity", "MaxPool1d", "MaxPool2d", "MaxPool3d",
+      "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d",
+      "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool2d",
+      "Upsample", "PixelShuffle", "ZeroPad2d", "ReflectionPad2d"};
+  return N.ends_with("Loss") || Known.contains(N);
+}
+} // namespace
+
+void FunctionAnalyzer::checkOperation(const Expr *E) {
+  if (!Reporting || !Cur->Reach)
+    return;
+  auto IsTensor = [&](const Expr *X) {
+    DeviceCarrier C = classifyType(X->getType());
+    return C == DeviceCarrier::Tensor;
+  };
+  // All tensor operands against the first one.
+  auto Pairwise = [&](const Expr *Where, llvm::ArrayRef<const Expr *> Ops) {
+    llvm::SmallVector<const Expr *, 4> Tensors;
+    for (const Expr *Op : Ops) {
+      const Expr *S = strip(Op);
+      // A TensorList written as {a, b}: its elements.
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+          CE && CE->getNumArgs() == 1)
+        S = strip(CE->getArg(0));
+      if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(S))
+        S = strip(SIL->getSubExpr());
+      if (const auto *IL = dyn_cast<InitListExpr>(S)) {
+        for (const Expr *Init : IL->inits())
+          if (IsTensor(Init))
+            Tensors.push_back(Init);
+      } else if (IsTensor(Op)) {
+        Tensors.push_back(Op);
+      }
+    }
+    for (size_t I = 1; I < Tensors.size(); ++I)
+      checkMismatch(Where, Tensors[0], Tensors[I], DeviceMismatch::Operands);
+  };
+  auto ModuleCall = [&](const Expr *Where, const Expr *Module,
+                        llvm::ArrayRef<const Expr *> Args) {
+    if (!parameterless(Module))
+      for (const Expr *Arg : Args)
+        if (IsTensor(Arg) || classifyType(Arg->getType()) == DeviceCarrier::Container) {
+          checkMismatch(Where, Module, Arg, DeviceMismatch::ModuleInput);
+          break;
+        }
+    Pairwise(Where, Args);
+  };
+
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    switch (OC->getOperator()) {
+    case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash: case OO_Percent:
+    case OO_EqualEqual: case OO_ExclaimEqual: case OO_Less: case OO_Greater:
+    case OO_LessEqual: case OO_GreaterEqual: case OO_Amp: case OO_Pipe:
+    case OO_Caret: case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual:
+    case OO_SlashEqual:
+      if (OC->getNumArgs() == 2 && IsTensor(OC->getArg(0)) && IsTensor(OC->getArg(1)))
+        checkMismatch(OC, OC->getArg(0), OC->getArg(1), DeviceMismatch::Operands);
+      return;
+    case OO_Call:
+      if (classifyType(OC->getArg(0)->getType()) == DeviceCarrier::Module)
+        ModuleCall(OC, OC->getArg(0),
+                   llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1));
+      return;
+    default:
+      return;
+    }
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!Obj)
+      return;
+    StringRef N = methodName(MC);
+    llvm::ArrayRef<const Expr *> Args(MC->getArgs(), MC->getNumArgs());
+    if (N == "forward") {
+      const Expr *Module = strip(Obj);
+      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Module);
+          Arrow && Arrow->getOperator() == OO_Arrow)
+        Module = Arrow->getArg(0);
+      if (classifyType(Module->getType()) == DeviceCarrier::Module)
+        ModuleCall(MC, Module, Args);
+      return;
+    }
+    static const llvm::StringSet<> SameDevice = {
+        "add", "sub", "mul", "div", "matmul", "mm", "bmm", "addmm", "dot",
+        "eq", "ne", "lt", "gt", "le", "ge", "where", "index_select", "gather",
+        "scatter", "scatter_add", "masked_fill", "masked_select", "add_",
+        "sub_", "mul_", "div_", "masked_fill_", "index_add_", "lerp",
+        "maximum", "minimum", "pow", "remainder", "fmod", "logical_and",
+        "logical_or", "bitwise_and", "bitwise_or", "cross", "mv", "outer",
+        "addcmul", "addcdiv"};
+    if (IsTensor(Obj) && SameDevice.contains(N))
+      for (const Expr *Arg : Args)
+        if (IsTensor(Arg))
+          checkMismatch(MC, Obj, Arg, DeviceMismatch::Operands);
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (!IsTensor(CE))
+      return;
+    std::string Q = calleeName(CE);
+    if (inTorchNamespace(Q))
+      Pairwise(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
+  }
 }
 
 std::string FunctionAnalyzer::tensorNameOf(const Expr *Operand,
@@ -1087,6 +1334,23 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       assign(K, eval(RHS), E->getExprLoc(), true, RHS);
     }
     return;
+  }
+  checkOperation(E);
+  // module->to(device) moves the module's parameters in place.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+      MC && methodName(MC) == "to") {
+    if (const ValueDecl *K = moduleKeyOf(MC->getImplicitObjectArgument())) {
+      const Expr *DevArg = nullptr;
+      Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, false);
+      if (Target.hasInfo()) {
+        if (Target.Dev)
+          Target.Why = makeStep(Step::MovedTo, MC->getExprLoc(), K->getName(),
+                                DevArg ? "'" + text(DevArg) + "'" : "",
+                                Target.Why);
+        Cur->Vals[K] = Target;
+      }
+      return;
+    }
   }
   // Insertions into containers of tensors join into the container.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {

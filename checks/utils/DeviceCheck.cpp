@@ -1,0 +1,85 @@
+//===--- DeviceCheck.cpp - base of the analysis-based checks --------------===//
+
+#include "utils/DeviceCheck.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/SourceManager.h"
+#include <map>
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::devplace {
+
+namespace {
+/// The analyses of the translation unit being checked, one per
+/// configuration. Thread-local because clangd builds translation units on
+/// worker threads; cleared at the start of every translation unit, before
+/// any check runs, so that no analysis outlives its AST.
+struct Shared {
+  const ASTContext *Ctx = nullptr;
+  std::map<std::string, std::unique_ptr<DeviceAnalysis>> Analyses;
+};
+thread_local Shared SharedAnalyses;
+} // namespace
+
+DeviceCheck::DeviceCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      StrictMode(Options.getLocalOrGlobal("StrictMode", false)),
+      HostSinkFunctions(Options.getLocalOrGlobal("HostSinkFunctions", "")),
+      SourceFunctions(Options.getLocalOrGlobal("SourceFunctions", "")),
+      SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")) {}
+
+void DeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "StrictMode", StrictMode);
+  Options.store(Opts, "HostSinkFunctions", HostSinkFunctions);
+  Options.store(Opts, "SourceFunctions", SourceFunctions);
+  Options.store(Opts, "SanitizerFunctions", SanitizerFunctions);
+}
+
+void DeviceCheck::registerMatchers(MatchFinder *Finder) {
+  // The analysis walks the main file's functions itself (see
+  // mainFileFunctions); one match per translation unit starts it.
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+}
+
+void DeviceCheck::onStartOfTranslationUnit() {
+  SharedAnalyses.Analyses.clear();
+  SharedAnalyses.Ctx = nullptr;
+}
+
+void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
+  ASTContext &Ctx = *Result.Context;
+  if (SharedAnalyses.Ctx != &Ctx) {
+    SharedAnalyses.Analyses.clear();
+    SharedAnalyses.Ctx = &Ctx;
+  }
+  std::string Key =
+      HostSinkFunctions + "\n" + SourceFunctions + "\n" + SanitizerFunctions;
+  std::unique_ptr<DeviceAnalysis> &DA = SharedAnalyses.Analyses[Key];
+  if (!DA) {
+    Catalogue Cat = Catalogue::builtin();
+    Catalogue::extend(Cat.HostMemoryFunctions, HostSinkFunctions);
+    Catalogue::extend(Cat.DeviceSources, SourceFunctions);
+    Catalogue::extend(Cat.HostSanitizers, SanitizerFunctions);
+    DA = std::make_unique<DeviceAnalysis>(Ctx, std::move(Cat), AnalysisOptions());
+  }
+  startTranslationUnit();
+  for (const FunctionDecl *FD : mainFileFunctions(Ctx))
+    report(FD, DA->analyze(FD), Ctx);
+}
+
+void DeviceCheck::addProvenanceNotes(const Step *Why, SourceLocation At,
+                                     const SourceManager &SM) {
+  std::vector<const Step *> Chain;
+  for (const Step *S = Why; S; S = S->Prev)
+    Chain.push_back(S);
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+    const Step *S = *It;
+    // A pointer step on the warning's own line says nothing new.
+    if (S->K == Step::PointsInto && S->Subject.empty() &&
+        SM.getExpansionLineNumber(S->Loc) == SM.getExpansionLineNumber(At))
+      continue;
+    diag(S->Loc, DeviceAnalysis::describe(*S), DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::devplace

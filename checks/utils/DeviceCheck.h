@@ -1,0 +1,48 @@
+//===--- DeviceCheck.h - base of the analysis-based checks ------*- C++ -*-===//
+//
+// The checks built on the device analysis (host-sink, device-mismatch,
+// sync-in-loop) share their options and one analysis per translation unit:
+// the first check to ask runs it, the others read its results.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_UTILS_DEVICECHECK_H
+#define DEVPLACE_UTILS_DEVICECHECK_H
+
+#include "analysis/DeviceAnalysis.h"
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::devplace {
+
+class DeviceCheck : public ClangTidyCheck {
+public:
+  DeviceCheck(StringRef Name, ClangTidyContext *Context);
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
+  void onStartOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+
+protected:
+  /// Called once per analysed function of the main file, in source order.
+  virtual void report(const FunctionDecl *FD, const FunctionResult &R,
+                      ASTContext &Ctx) = 0;
+  /// Called before the first report() of a translation unit.
+  virtual void startTranslationUnit() {}
+
+  /// Adds the "where it came from" notes of \p Why, source first.
+  void addProvenanceNotes(const Step *Why, SourceLocation At,
+                          const SourceManager &SM);
+
+  const bool StrictMode;
+
+private:
+  const std::string HostSinkFunctions;
+  const std::string SourceFunctions;
+  const std::string SanitizerFunctions;
+};
+
+} // namespace clang::tidy::devplace
+
+#endif
