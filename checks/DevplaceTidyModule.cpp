@@ -1,6 +1,11 @@
 //===--- DevplaceTidyModule.cpp - the devplace- checks --------------------===//
 
+#include "DanglingHostCopyCheck.h"
+#include "DeviceMismatchCheck.h"
+#include "DiscardedTransferCheck.h"
 #include "HostSinkCheck.h"
+#include "SyncInLoopCheck.h"
+#include "UnregisteredSubmoduleCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 
@@ -9,7 +14,13 @@ namespace clang::tidy::devplace {
 class DevplaceModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<DanglingHostCopyCheck>("devplace-dangling-host-copy");
+    Factories.registerCheck<DeviceMismatchCheck>("devplace-device-mismatch");
+    Factories.registerCheck<DiscardedTransferCheck>("devplace-discarded-transfer");
     Factories.registerCheck<HostSinkCheck>("devplace-host-sink");
+    Factories.registerCheck<SyncInLoopCheck>("devplace-sync-in-loop");
+    Factories.registerCheck<UnregisteredSubmoduleCheck>(
+        "devplace-unregistered-submodule");
   }
 };
 

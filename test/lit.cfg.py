@@ -15,10 +15,12 @@ config.environment["PATH"] = os.pathsep.join(
 inputs = os.path.join(config.test_source_root, "Inputs")
 # Flags that compile a test file against the mock LibTorch headers.
 mock_flags = "-std=c++17 -I" + inputs
-tidy = "{} --load={} --checks=-*,devplace-*".format(config.clang_tidy, config.plugin)
+tidy_load = "{} --load={}".format(config.clang_tidy, config.plugin)
+tidy = tidy_load + " --checks=-*,devplace-*"
 
 config.substitutions.append(("%mock_flags", mock_flags))
 config.substitutions.append(("%tidy_plugin", tidy))
+config.substitutions.append(("%tidy_load", tidy_load))
 config.substitutions.append(("%plugin_path", config.plugin))
 config.substitutions.append(("%clang_tidy", config.clang_tidy))
 config.substitutions.append(("%devplace", os.path.join(config.devplace_tools_dir, "devplace")))

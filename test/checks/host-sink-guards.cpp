@@ -1,7 +1,7 @@
 // Guards: a check of the tensor's own device, of the device variable, or of
 // the same condition that chose the device.
-// RUN: %tidy_plugin %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
-// RUN: not %devplace %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 
 torch::Device pick() {

@@ -1,6 +1,6 @@
 // Device code and device-safe reads are not host sinks.
-// RUN: %tidy_plugin %s -- %mock_flags | FileCheck %s -allow-empty -implicit-check-not='{{warning|note}}:'
-// RUN: %devplace %s -- %mock_flags | FileCheck %s -allow-empty -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -allow-empty -implicit-check-not='{{warning|note}}:'
+// RUN: %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -allow-empty -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 #include <iostream>
 

@@ -1,8 +1,8 @@
 // Check options: extra sinks, sources and sanitizers, and StrictMode.
-// RUN: %tidy_plugin %s -config="{CheckOptions: {devplace-host-sink.HostSinkFunctions: 'mylib::save_raw;plot_raw', devplace-host-sink.SourceFunctions: 'mylib::upload', devplace-host-sink.SanitizerFunctions: 'mylib::download'}}" -- %mock_flags | FileCheck %s --check-prefix=CHECK -implicit-check-not='{{warning|note}}:'
-// RUN: not %devplace %s --config="{CheckOptions: {devplace-host-sink.HostSinkFunctions: 'mylib::save_raw;plot_raw', devplace-host-sink.SourceFunctions: 'mylib::upload', devplace-host-sink.SanitizerFunctions: 'mylib::download'}}" -- %mock_flags | FileCheck %s --check-prefix=CHECK -implicit-check-not='{{warning|note}}:'
-// RUN: %tidy_plugin %s -config="{CheckOptions: {devplace-host-sink.StrictMode: true}}" -- %mock_flags | FileCheck %s --check-prefix=STRICT -implicit-check-not='{{warning|note}}:'
-// RUN: %tidy_plugin %s -- %mock_flags | FileCheck %s --check-prefix=DEFAULT -allow-empty -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -config="{CheckOptions: {devplace-host-sink.HostSinkFunctions: 'mylib::save_raw;plot_raw', devplace-host-sink.SourceFunctions: 'mylib::upload', devplace-host-sink.SanitizerFunctions: 'mylib::download'}}" -- %mock_flags | FileCheck %s --check-prefix=CHECK -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-host-sink' %s --config="{CheckOptions: {devplace-host-sink.HostSinkFunctions: 'mylib::save_raw;plot_raw', devplace-host-sink.SourceFunctions: 'mylib::upload', devplace-host-sink.SanitizerFunctions: 'mylib::download'}}" -- %mock_flags | FileCheck %s --check-prefix=CHECK -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -config="{CheckOptions: {devplace-host-sink.StrictMode: true}}" -- %mock_flags | FileCheck %s --check-prefix=STRICT -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s --check-prefix=DEFAULT -allow-empty -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 
 namespace mylib {

@@ -1,7 +1,7 @@
 // Propagation: assignments, copies, references, loops, joins, ternaries and
 // the tensor operations that keep the device.
-// RUN: %tidy_plugin %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
-// RUN: not %devplace %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 #include <vector>
 

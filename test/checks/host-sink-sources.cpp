@@ -1,6 +1,6 @@
 // Each way a tensor gets onto a CUDA device, with a host twin that stays silent.
-// RUN: %tidy_plugin %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
-// RUN: not %devplace %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 
 float to_device(torch::Tensor x, torch::Device device) {

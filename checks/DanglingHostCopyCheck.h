@@ -1,0 +1,26 @@
+//===--- DanglingHostCopyCheck.h - devplace-dangling-host-copy --------*- C++ -*-===//
+//
+// A raw pointer or non-owning view made from the data_ptr of a temporary
+// tensor (`x.cpu().data_ptr<T>()`) that outlives the full expression.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_DANGLINGHOSTCOPYCHECK_H
+#define DEVPLACE_DANGLINGHOSTCOPYCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::devplace {
+
+class DanglingHostCopyCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+};
+
+} // namespace clang::tidy::devplace
+
+#endif

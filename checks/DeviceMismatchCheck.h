@@ -1,0 +1,25 @@
+//===--- DeviceMismatchCheck.h - devplace-device-mismatch -------*- C++ -*-===//
+//
+// Tensors that are or may be on different devices meeting in one operation,
+// and modules called with inputs on another device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_DEVICEMISMATCHCHECK_H
+#define DEVPLACE_DEVICEMISMATCHCHECK_H
+
+#include "utils/DeviceCheck.h"
+
+namespace clang::tidy::devplace {
+
+class DeviceMismatchCheck : public DeviceCheck {
+public:
+  using DeviceCheck::DeviceCheck;
+
+private:
+  void report(const FunctionDecl *FD, const FunctionResult &R,
+              ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::devplace
+
+#endif

@@ -1,0 +1,220 @@
+//===--- SyncInLoopCheck.cpp - devplace-sync-in-loop ----------------------===//
+
+#include "SyncInLoopCheck.h"
+#include "utils/TensorTypes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+namespace clang::tidy::devplace {
+
+namespace {
+
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+/// True when \p Loop contains another loop: its body runs inner loops, and a
+/// sync in it runs once per outer iteration (the recommended way).
+bool containsLoop(const Stmt *Loop) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Stmt *Root;
+    bool Found = false;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitStmt(Stmt *S) {
+      if (S != Root && isLoop(S))
+        Found = true;
+      return !Found;
+    }
+  } F;
+  F.Root = Loop;
+  F.TraverseStmt(const_cast<Stmt *>(Loop));
+  return F.Found;
+}
+
+bool mentionsRemainder(const Expr *Cond) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() == BO_Rem)
+        Found = true;
+      return !Found;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      if (OC->getOperator() == OO_Percent)
+        Found = true;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(Cond));
+  return F.Found;
+}
+
+bool isCondition(const Stmt *Parent, const Stmt *Child) {
+  if (const auto *If = dyn_cast<IfStmt>(Parent))
+    return If->getCond() == Child;
+  if (const auto *W = dyn_cast<WhileStmt>(Parent))
+    return W->getCond() == Child;
+  if (const auto *D = dyn_cast<DoStmt>(Parent))
+    return D->getCond() == Child;
+  if (const auto *F = dyn_cast<ForStmt>(Parent))
+    return F->getCond() == Child;
+  if (const auto *C = dyn_cast<AbstractConditionalOperator>(Parent))
+    return C->getCond() == Child;
+  if (const auto *B = dyn_cast<BinaryOperator>(Parent))
+    return B->isLogicalOp();
+  return false;
+}
+
+bool isLogCall(const CallExpr *CE) {
+  std::string N = calleeName(CE);
+  StringRef Name(N);
+  return Name.contains("print") || Name.contains("log") || Name.contains("Log") ||
+         Name == "puts" || Name == "fputs" || Name.contains("format");
+}
+
+/// How the value of a sync is used.
+enum class Use { Accumulates, Steers, Other };
+
+/// Classifies the use of \p E: an accumulator (`sum += x`, `v.push_back(x)`,
+/// `s = s + x`) or a log line (`std::cout << x`, `printf(…, x)`) count as
+/// Accumulates; a condition as Steers.
+Use classify(const Expr *E, const ParentMap &PM, const Stmt *Loop,
+             unsigned Depth = 0);
+
+Use classifyVariable(const VarDecl *VD, const ParentMap &PM, const Stmt *Loop,
+                     unsigned Depth) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *VD;
+    std::vector<const DeclRefExpr *> Out;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl() == VD)
+        Out.push_back(DRE);
+      return true;
+    }
+  } U;
+  U.VD = VD;
+  U.TraverseStmt(const_cast<Stmt *>(Loop));
+  if (U.Out.empty())
+    return Use::Other;
+  Use Result = Use::Accumulates;
+  for (const DeclRefExpr *DRE : U.Out) {
+    Use One = classify(DRE, PM, Loop, Depth + 1);
+    if (One == Use::Steers)
+      return Use::Steers;
+    if (One == Use::Other)
+      Result = Use::Other;
+  }
+  return Result;
+}
+
+Use classify(const Expr *E, const ParentMap &PM, const Stmt *Loop,
+             unsigned Depth) {
+  const Stmt *Cur = E;
+  for (const Stmt *P = PM.getParent(Cur); P; Cur = P, P = PM.getParent(P)) {
+    if (isCondition(P, Cur))
+      return Use::Steers;
+    if (isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
+            ExprWithCleanups, CXXBindTemporaryExpr, CXXFunctionalCastExpr,
+            CStyleCastExpr, CXXStaticCastExpr, CXXConstructExpr>(P))
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isCompoundAssignmentOp())
+        return BO->getRHS() == Cur ? Use::Accumulates : Use::Other;
+      if (BO->isAssignmentOp())
+        return BO->getRHS() == Cur ? Use::Accumulates : Use::Other;
+      if (BO->isAdditiveOp() || BO->isMultiplicativeOp())
+        continue; // loss.item() * batch_size
+      return Use::Other;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P)) {
+      switch (OC->getOperator()) {
+      case OO_LessLess:
+        return Use::Accumulates; // a log line
+      case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual:
+      case OO_SlashEqual: case OO_Equal:
+        return OC->getArg(1) == Cur ? Use::Accumulates : Use::Other;
+      case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash:
+        continue;
+      default:
+        return Use::Other;
+      }
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P)) {
+      if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier()) {
+        StringRef N = MD->getName();
+        if (N == "push_back" || N == "emplace_back" || N == "append" ||
+            N == "add_scalar" || N == "update" || N == "record" || N == "log")
+          return Use::Accumulates;
+      }
+      return Use::Other;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(P))
+      return isLogCall(CE) ? Use::Accumulates : Use::Other;
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      // `double l = loss.item<double>();`: judge by the uses of l.
+      if (Depth < 2 && DS->isSingleDecl())
+        if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()))
+          return classifyVariable(VD, PM, Loop, Depth);
+      return Use::Other;
+    }
+    return Use::Other;
+  }
+  return Use::Other;
+}
+
+} // namespace
+
+void SyncInLoopCheck::report(const FunctionDecl *FD, const FunctionResult &R,
+                             ASTContext &Ctx) {
+  if (R.Syncs.empty())
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  ParentMap PM(const_cast<Stmt *>(FD->getBody()));
+  for (const HostSync &S : R.Syncs) {
+    // The innermost loop around the sync, unless a condition on the way
+    // makes the sync occasional (logging every N batches) or steers.
+    const Stmt *Loop = nullptr;
+    bool Occasional = false;
+    const Stmt *Cur = S.Call;
+    for (const Stmt *P = PM.getParent(Cur); P; Cur = P, P = PM.getParent(P)) {
+      if (isCondition(P, Cur)) {
+        Occasional = true; // its value decides what runs
+        break;
+      }
+      if (const auto *If = dyn_cast<IfStmt>(P); If && mentionsRemainder(If->getCond())) {
+        Occasional = true;
+        break;
+      }
+      if (isLoop(P)) {
+        // A sync in a loop's header runs once per loop, not per iteration.
+        if (const auto *RF = dyn_cast<CXXForRangeStmt>(P);
+            RF && RF->getBody() != Cur)
+          break;
+        if (const auto *F = dyn_cast<ForStmt>(P); F && F->getBody() != Cur)
+          break;
+        Loop = P;
+        break;
+      }
+    }
+    if (Occasional || !Loop || containsLoop(Loop))
+      continue;
+    if (classify(S.Call, PM, Loop) != Use::Accumulates)
+      continue;
+    SourceLocation Loc = S.Call->getExprLoc();
+    diag(Loc, "'%0' %select{may be|is}1 on a CUDA device and '%2' copies it to "
+              "the host on every iteration, so the loop waits for the GPU each "
+              "time")
+        << S.Tensor << S.Definite << S.What;
+    addProvenanceNotes(S.Why, Loc, SM);
+    diag(Loc,
+         "keep the running value on the device (a tensor sum such as "
+         "'total += %0.detach()') and read it once after the loop",
+         DiagnosticIDs::Note)
+        << S.Tensor;
+  }
+}
+
+} // namespace clang::tidy::devplace

@@ -1,0 +1,199 @@
+//===--- UnregisteredSubmoduleCheck.cpp - devplace-unregistered-submodule -===//
+
+#include "UnregisteredSubmoduleCheck.h"
+#include "utils/TensorTypes.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::devplace {
+
+void UnregisteredSubmoduleCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      cxxRecordDecl(isExpansionInMainFile(), isDefinition()).bind("class"), this);
+}
+
+namespace {
+
+bool isRegisterCall(const CallExpr *CE) {
+  const auto *FD = CE->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  StringRef N = FD->getName();
+  return N == "register_module" || N == "register_parameter" ||
+         N == "register_buffer";
+}
+
+/// `this->f` or `f` inside a member function: the field, if any.
+const FieldDecl *fieldOf(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return nullptr;
+}
+
+/// Where a field gets its value, and whether a register_* call covers it.
+struct FieldUse {
+  bool Registered = false;
+  bool InitialisedInConstructor = false;
+  bool Assigned = false;
+  const Expr *FirstValue = nullptr; ///< the first value given to it
+  unsigned Values = 0;
+};
+
+class Scanner : public RecursiveASTVisitor<Scanner> {
+public:
+  llvm::DenseMap<const FieldDecl *, FieldUse> Uses;
+  bool InConstructor = false;
+
+  void value(const FieldDecl *F, const Expr *V, bool Registers) {
+    FieldUse &U = Uses[F];
+    U.Assigned = true;
+    U.Registered |= Registers;
+    U.InitialisedInConstructor |= InConstructor;
+    if (!U.FirstValue)
+      U.FirstValue = V;
+    ++U.Values;
+  }
+  static bool registers(const Expr *V) {
+    V = V->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(V))
+      V = EWC->getSubExpr()->IgnoreParenImpCasts();
+    while (const auto *CE = dyn_cast<CXXConstructExpr>(V)) {
+      if (CE->getNumArgs() != 1)
+        break;
+      V = CE->getArg(0)->IgnoreParenImpCasts();
+      if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(V))
+        V = MTE->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(V))
+        V = BTE->getSubExpr()->IgnoreParenImpCasts();
+    }
+    const auto *CE = dyn_cast<CallExpr>(V);
+    return CE && isRegisterCall(CE);
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    // register_module("fc", fc): the field passed after it was built.
+    if (isRegisterCall(CE))
+      for (const Expr *Arg : CE->arguments())
+        if (const FieldDecl *F = fieldOf(Arg))
+          Uses[F].Registered = true;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+      if (const FieldDecl *F = fieldOf(OC->getArg(0)))
+        value(F, OC->getArg(1), registers(OC->getArg(1)));
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      if (const FieldDecl *F = fieldOf(BO->getLHS()))
+        value(F, BO->getRHS(), registers(BO->getRHS()));
+    return true;
+  }
+};
+
+bool isNullHolder(const Expr *Init) {
+  // `torch::nn::Linear fc{nullptr};` declares an empty holder.
+  Init = Init->IgnoreParenImpCasts();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
+    return CE->getNumArgs() == 0 ||
+           (CE->getNumArgs() == 1 &&
+            CE->getArg(0)->IgnoreParenImpCasts()->getType()->isNullPtrType());
+  return isa<CXXNullPtrLiteralExpr>(Init);
+}
+
+} // namespace
+
+void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *RD = Result.Nodes.getNodeAs<CXXRecordDecl>("class");
+  if (!RD || RD->isDependentContext() || !isNNModuleClass(RD) ||
+      qualifiedName(RD) == "torch::nn::Module")
+    return;
+  ASTContext &Ctx = *Result.Context;
+  Scanner S;
+  for (const Decl *D : RD->decls()) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(D);
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      MD = dyn_cast<CXXMethodDecl>(FT->getTemplatedDecl());
+    if (!MD || !MD->hasBody())
+      continue;
+    S.InConstructor = isa<CXXConstructorDecl>(MD);
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(MD))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (const FieldDecl *F = Init->getMember(); F && Init->isWritten()) {
+          if (isNullHolder(Init->getInit()))
+            continue;
+          S.value(F, Init->getInit(), Scanner::registers(Init->getInit()));
+        }
+    S.TraverseStmt(MD->getBody());
+    for (const auto *Ctor = dyn_cast<CXXConstructorDecl>(MD); Ctor;
+         Ctor = nullptr)
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->isWritten())
+          S.TraverseStmt(Init->getInit());
+  }
+  for (const FieldDecl *F : RD->fields()) {
+    DeviceCarrier C = classifyType(F->getType());
+    if (C != DeviceCarrier::Module && C != DeviceCarrier::Tensor)
+      continue;
+    auto It = S.Uses.find(F);
+    if (It == S.Uses.end() || It->second.Registered)
+      continue;
+    const FieldUse &U = It->second;
+    // Tensors set outside a constructor are state (a cache, the last
+    // output), not parameters or buffers.
+    if (C == DeviceCarrier::Tensor && !U.InitialisedInConstructor)
+      continue;
+    auto D = diag(F->getLocation(),
+                  "%select{submodule|tensor member}0 '%1' of '%2' is never "
+                  "registered: it will not move with ->to(device)%select{, and "
+                  "its parameters will not be trained or saved; register it "
+                  "with register_module|, will not be trained as a parameter "
+                  "and will not be saved; register it with register_parameter "
+                  "or register_buffer}0")
+             << (C == DeviceCarrier::Tensor) << F->getName() << RD->getName();
+    // Fix-it: wrap the one value the submodule gets in register_module,
+    // when that value is an expression of its own (not `se(4, 4)`).
+    const Expr *Value = U.FirstValue;
+    while (Value) {
+      Value = Value->IgnoreParenImpCasts();
+      if (const auto *EWC = dyn_cast<ExprWithCleanups>(Value))
+        Value = EWC->getSubExpr();
+      else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Value))
+        Value = MTE->getSubExpr();
+      else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(Value))
+        Value = BTE->getSubExpr();
+      else if (const auto *CE = dyn_cast<CXXConstructExpr>(Value);
+               CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getNumArgs() == 1 &&
+               CE->getConstructor()->isCopyOrMoveConstructor())
+        Value = CE->getArg(0);
+      else
+        break;
+    }
+    bool Wrappable = Value && isa<CallExpr, CXXTemporaryObjectExpr,
+                                  CXXFunctionalCastExpr, DeclRefExpr>(Value);
+    if (C == DeviceCarrier::Module && U.Values == 1 && Wrappable &&
+        !Value->getBeginLoc().isMacroID()) {
+      CharSourceRange R = Lexer::makeFileCharRange(
+          CharSourceRange::getTokenRange(Value->getSourceRange()),
+          Ctx.getSourceManager(), Ctx.getLangOpts());
+      if (R.isValid()) {
+        std::string Text = Lexer::getSourceText(R, Ctx.getSourceManager(),
+                                                Ctx.getLangOpts()).str();
+        D << FixItHint::CreateReplacement(
+            R, "register_module(\"" + F->getName().str() + "\", " + Text + ")");
+      }
+    }
+    diag(U.FirstValue ? U.FirstValue->getBeginLoc() : F->getLocation(),
+         "'%0' is given its value here", DiagnosticIDs::Note)
+        << F->getName();
+  }
+}
+
+} // namespace clang::tidy::devplace

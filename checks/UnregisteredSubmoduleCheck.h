@@ -1,0 +1,26 @@
+//===--- UnregisteredSubmoduleCheck.h - devplace-unregistered-submodule ---*- C++ -*-===//
+//
+// A member module, parameter or buffer of a torch::nn::Module subclass that
+// is never registered: it does not move with ->to(), is not trained or saved.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_UNREGISTEREDSUBMODULECHECK_H
+#define DEVPLACE_UNREGISTEREDSUBMODULECHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::devplace {
+
+class UnregisteredSubmoduleCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+};
+
+} // namespace clang::tidy::devplace
+
+#endif
