@@ -129,7 +129,7 @@ const DeclRefExpr *copiedVariable(const Expr *Temporary) {
 
 void DanglingHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || FD->isDependentContext() || !FD->getBody())
+  if (!FD || FD->isInvalidDecl() || FD->isDependentContext() || !FD->getBody())
     return;
   ASTContext &Ctx = *Result.Context;
   ParentMap PM(FD->getBody());

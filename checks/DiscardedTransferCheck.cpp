@@ -46,7 +46,7 @@ bool isDiscarded(const Expr *E, const ParentMap &PM) {
 
 void DiscardedTransferCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || FD->isDependentContext() || !FD->getBody())
+  if (!FD || FD->isInvalidDecl() || FD->isDependentContext() || !FD->getBody())
     return;
   ASTContext &Ctx = *Result.Context;
   ParentMap PM(FD->getBody());
@@ -74,14 +74,13 @@ void DiscardedTransferCheck::check(const MatchFinder::MatchResult &Result) {
       if (!MC && !StringRef(qualifiedName(Callee)).starts_with("torch::") &&
           !StringRef(qualifiedName(Callee)).starts_with("at::"))
         return true;
-      bool Transfer = Name == "to" || Name == "cuda" || Name == "cpu";
       std::string Subject = Obj ? exprText(Obj, *Ctx) : "";
       auto D = Check->diag(CE->getExprLoc(),
-                           "the result of '%0' is discarded%select{|: '%2' is not "
-                           "moved}1; tensor operations return a new tensor and "
-                           "leave their input unchanged")
+                           "the result of '%0' is discarded%select{|, so '%2' "
+                           "is left as it was}1: tensor operations return a new "
+                           "tensor")
                << (MC ? "." + Name.str() + "()" : qualifiedName(Callee))
-               << (Transfer && Obj) << Subject;
+               << (Obj != nullptr) << Subject;
       // Fix-it: assign the result back to the variable it came from.
       const auto *DRE = Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
       const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;

@@ -32,7 +32,20 @@ bool isRegisterCall(const CallExpr *CE) {
 
 /// `this->f` or `f` inside a member function: the field, if any.
 const FieldDecl *fieldOf(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
+  // Through the copy made when a holder is passed by value.
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MTE->getSubExpr();
+    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BTE->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && CE->getNumArgs() == 1 &&
+             CE->getConstructor()->isCopyOrMoveConstructor())
+      E = CE->getArg(0);
+    else
+      break;
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
       return dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -63,11 +76,13 @@ public:
     ++U.Values;
   }
   static bool registers(const Expr *V) {
+    if (!V)
+      return false;
     V = V->IgnoreParenImpCasts();
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(V))
       V = EWC->getSubExpr()->IgnoreParenImpCasts();
-    while (const auto *CE = dyn_cast<CXXConstructExpr>(V)) {
-      if (CE->getNumArgs() != 1)
+    while (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(V)) {
+      if (CE->getNumArgs() != 1 || !CE->getArg(0))
         break;
       V = CE->getArg(0)->IgnoreParenImpCasts();
       if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(V))
@@ -75,7 +90,7 @@ public:
       if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(V))
         V = BTE->getSubExpr()->IgnoreParenImpCasts();
     }
-    const auto *CE = dyn_cast<CallExpr>(V);
+    const auto *CE = dyn_cast_or_null<CallExpr>(V);
     return CE && isRegisterCall(CE);
   }
   bool VisitCallExpr(CallExpr *CE) {
@@ -100,6 +115,8 @@ public:
 
 bool isNullHolder(const Expr *Init) {
   // `torch::nn::Linear fc{nullptr};` declares an empty holder.
+  if (!Init)
+    return true;
   Init = Init->IgnoreParenImpCasts();
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
     return CE->getNumArgs() == 0 ||
@@ -112,7 +129,8 @@ bool isNullHolder(const Expr *Init) {
 
 void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *RD = Result.Nodes.getNodeAs<CXXRecordDecl>("class");
-  if (!RD || RD->isDependentContext() || !isNNModuleClass(RD) ||
+  if (!RD || RD->isInvalidDecl() || RD->isDependentContext() ||
+      !isNNModuleClass(RD) ||
       qualifiedName(RD) == "torch::nn::Module")
     return;
   ASTContext &Ctx = *Result.Context;
@@ -126,7 +144,8 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
     S.InConstructor = isa<CXXConstructorDecl>(MD);
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(MD))
       for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (const FieldDecl *F = Init->getMember(); F && Init->isWritten()) {
+        if (const FieldDecl *F = Init->getMember();
+            F && Init->isWritten() && Init->getInit()) {
           if (isNullHolder(Init->getInit()))
             continue;
           S.value(F, Init->getInit(), Scanner::registers(Init->getInit()));
@@ -135,7 +154,7 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
     for (const auto *Ctor = dyn_cast<CXXConstructorDecl>(MD); Ctor;
          Ctor = nullptr)
       for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->isWritten())
+        if (Init->isWritten() && Init->getInit())
           S.TraverseStmt(Init->getInit());
   }
   for (const FieldDecl *F : RD->fields()) {
@@ -150,6 +169,7 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
     // output), not parameters or buffers.
     if (C == DeviceCarrier::Tensor && !U.InitialisedInConstructor)
       continue;
+    {
     auto D = diag(F->getLocation(),
                   "%select{submodule|tensor member}0 '%1' of '%2' is never "
                   "registered: it will not move with ->to(device)%select{, and "
@@ -190,6 +210,7 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
             R, "register_module(\"" + F->getName().str() + "\", " + Text + ")");
       }
     }
+    } // the warning is emitted before its note
     diag(U.FirstValue ? U.FirstValue->getBeginLoc() : F->getLocation(),
          "'%0' is given its value here", DiagnosticIDs::Note)
         << F->getName();

@@ -1131,7 +1131,7 @@ void FunctionAnalyzer::checkOperation(const Expr *E) {
       const Expr *Module = strip(Obj);
       if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Module);
           Arrow && Arrow->getOperator() == OO_Arrow)
-        Module = Arrow->getArg(0);
+        Module = strip(Arrow->getArg(0));
       if (classifyType(Module->getType()) == DeviceCarrier::Module)
         ModuleCall(MC, Module, Args);
       return;

@@ -208,6 +208,7 @@ public:
   Tensor detach() const;
   Tensor clone(c10::optional<MemoryFormat> memory_format = c10::nullopt) const;
   Tensor sum(c10::optional<ScalarType> dtype = c10::nullopt) const;
+  Tensor sum(IntArrayRef dim, bool keepdim = false, c10::optional<ScalarType> dtype = c10::nullopt) const;
   Tensor mean(c10::optional<ScalarType> dtype = c10::nullopt) const;
   Tensor argmax(c10::optional<int64_t> dim = c10::nullopt, bool keepdim = false) const;
   Tensor view(IntArrayRef size) const;
@@ -317,6 +318,7 @@ void synchronize(int64_t device_index = -1);
 void manual_seed(uint64_t seed);
 
 namespace nn {
+template <typename Contained> class ModuleHolder;
 class Module {
 public:
   virtual ~Module();
@@ -327,12 +329,15 @@ public:
   void eval();
   template <typename ModuleType>
   std::shared_ptr<ModuleType> register_module(std::string name, std::shared_ptr<ModuleType> module);
+  template <typename ModuleType>
+  std::shared_ptr<ModuleType> register_module(std::string name, ModuleHolder<ModuleType> module_holder);
   at::Tensor &register_parameter(std::string name, at::Tensor tensor, bool requires_grad = true);
   at::Tensor &register_buffer(std::string name, at::Tensor tensor);
 };
 template <typename Contained> class ModuleHolder {
 public:
   ModuleHolder(std::nullptr_t);
+  /* implicit */ ModuleHolder(std::shared_ptr<Contained> module);
   template <typename... Args> explicit ModuleHolder(Args &&...args);
   Contained *operator->();
   const Contained *operator->() const;
@@ -374,3 +379,15 @@ Module load(const std::string &filename, c10::optional<at::Device> device = c10:
 struct NoGradGuard { NoGradGuard(); ~NoGradGuard(); };
 } // namespace torch
 
+
+namespace torch::nn {
+class ReLUImpl : public Module {
+public:
+  at::Tensor forward(at::Tensor input);
+};
+class ReLU : public ModuleHolder<ReLUImpl> {
+public:
+  using ModuleHolder<ReLUImpl>::ModuleHolder;
+  ReLU();
+};
+} // namespace torch::nn

@@ -1,0 +1,43 @@
+// devplace-dangling-host-copy: pointers and views into temporary tensors
+// that outlive the statement; uses inside the statement are fine.
+// RUN: cp %s %t.cpp
+// RUN: %tidy_load --checks='-*,devplace-dangling-host-copy' --fix %t.cpp -- %mock_flags | grep -v 'FIX-IT applied' | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: FileCheck --check-prefix=FIXES %s < %t.cpp
+// RUN: %clangxx -fsyntax-only %mock_flags %t.cpp
+// RUN: not %devplace --checks='-*,devplace-dangling-host-copy' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
+#include <opencv2/core.hpp>
+#include <Eigen/Core>
+#include <cstring>
+#include <vector>
+
+void dangling(torch::Tensor mask, torch::Tensor x, float *out) {
+  const float *p = x.cpu().data_ptr<float>();
+  // CHECK: :[[@LINE-1]]:28: warning: 'p' keeps a pointer into the temporary tensor 'x.cpu()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  // FIXES: {{^ *}}auto x_host = x.cpu();{{$}}
+  // FIXES: {{^ *}}const float *p = x_host.data_ptr<float>();{{$}}
+  std::memcpy(out, p, 4 * sizeof(float));
+  cv::Mat view(4, 4, CV_8UC1, mask.to(torch::kCPU).contiguous().data_ptr<uint8_t>());
+  // CHECK: :[[@LINE-1]]:65: warning: 'view' keeps a pointer into the temporary tensor 'mask.to(torch::kCPU).contiguous()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  // FIXES: {{^ *}}auto mask_host = mask.to(torch::kCPU).contiguous();{{$}}
+  cv::imwrite("mask.png", view);
+  Eigen::Map<Eigen::MatrixXf> m(x.cpu().data_ptr<float>(), 2, 2);
+  // CHECK: :[[@LINE-1]]:41: warning: 'm' keeps a pointer into the temporary tensor 'x.cpu()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  auto wrapped = torch::from_blob(x.cpu().data_ptr<float>(), {4});
+  // CHECK: :[[@LINE-1]]:43: warning: 'wrapped' keeps a pointer into the temporary tensor 'x.cpu()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  float *q;
+  q = x.cpu().data_ptr<float>();
+  // CHECK: :[[@LINE-1]]:15: warning: 'q' keeps a pointer into the temporary tensor 'x.cpu()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  out[0] = *q + m.sum() + wrapped.sum().item<float>();
+}
+
+void fine(torch::Tensor mask, torch::Tensor x, float *out) {
+  std::memcpy(out, x.cpu().data_ptr<float>(), 4 * sizeof(float));
+  std::vector<float> copy(x.cpu().data_ptr<float>(), x.cpu().data_ptr<float>() + 4);
+  cv::imwrite("mask.png", cv::Mat(4, 4, CV_8UC1, mask.cpu().data_ptr<uint8_t>()));
+  cv::Mat owned = cv::Mat(4, 4, CV_8UC1, mask.cpu().data_ptr<uint8_t>()).clone();
+  auto host = x.cpu();
+  const float *p = host.data_ptr<float>();
+  auto cloned = torch::from_blob(x.cpu().data_ptr<float>(), {4}).clone();
+  out[0] = p[0] + cloned.sum().item<float>();
+}

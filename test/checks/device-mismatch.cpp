@@ -1,0 +1,105 @@
+// devplace-device-mismatch: tensors on different devices in one operation,
+// and modules fed inputs on another device; each with a silent twin.
+// RUN: %tidy_load --checks='-*,devplace-device-mismatch' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-device-mismatch' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
+#include <vector>
+
+struct Net : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x);
+};
+
+torch::Tensor binary_operators() {
+  auto a = torch::ones({3}).cuda();
+  auto b = torch::ones({3});
+  auto c = a + b;
+  // CHECK: :[[@LINE-1]]:14: warning: 'a' is on a CUDA device and 'b' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-4]]:29: note: 'a' is moved to a CUDA device here
+  a += b;
+  // CHECK: :[[@LINE-1]]:5: warning: 'a' is on a CUDA device and 'b' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-7]]:29: note: 'a' is moved to a CUDA device here
+  auto same = a * a.clone();
+  return c;
+}
+
+torch::Tensor methods_and_functions(torch::Tensor idx) {
+  auto w = torch::randn({3, 3}).to(torch::kCUDA);
+  auto x = torch::randn({3, 3});
+  auto y = w.matmul(x);
+  // CHECK: :[[@LINE-1]]:14: warning: 'w' is on a CUDA device and 'x' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-4]]:33: note: 'w' is moved to 'torch::kCUDA' here
+  auto z = torch::matmul(x, w);
+  // CHECK: :[[@LINE-1]]:12: warning: 'w' is on a CUDA device and 'x' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-7]]:33: note: 'w' is moved to 'torch::kCUDA' here
+  auto s = torch::cat({w, x});
+  // CHECK: :[[@LINE-1]]:12: warning: 'w' is on a CUDA device and 'x' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-10]]:33: note: 'w' is moved to 'torch::kCUDA' here
+  auto ok = torch::cat({w, x.to(w.device())});
+  return y + z + s + ok;
+}
+
+torch::Tensor scalars_and_copies() {
+  auto w = torch::randn({3}).cuda();
+  auto scale = torch::tensor(2.0);
+  auto total = torch::ones({3}).sum();
+  auto host = torch::zeros({3});
+  host.copy_(w);
+  auto moved = torch::ones({3}).to(w.device()) + w;
+  auto opts = torch::zeros({3}, w.options()) - w;
+  return w * scale + w * total + moved + opts;
+}
+
+float model_on_device_fed_cpu_batch() {
+  torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  auto model = std::make_shared<Net>();
+  model->to(device);
+  auto batch = torch::randn({8, 4});
+  auto out = model->forward(batch);
+  // CHECK: :[[@LINE-1]]:21: warning: module 'model' may be on a CUDA device but its input 'batch' is on the host [devplace-device-mismatch]
+  // CHECK: :[[@LINE-6]]:26: note: 'device' is a CUDA device when 'torch::cuda::is_available()' is true
+  // CHECK: :[[@LINE-5]]:10: note: 'model' is moved to 'device' here
+  auto out2 = model->forward(batch.to(device));
+  return out.sum().item<float>() + out2.sum().item<float>();
+}
+
+float prediction_vs_cpu_target(torch::nn::Linear &head) {
+  torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  auto x = torch::randn({8, 4}).to(device);
+  auto y = torch::randint(2, {8});
+  auto pred = torch::sigmoid(x.sum(1));
+  auto correct = (pred >= 0.5) == y;
+  // CHECK: :[[@LINE-1]]:32: warning: '(pred >= 0.5)' may be on a CUDA device and 'y' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-6]]:26: note: 'device' is a CUDA device when 'torch::cuda::is_available()' is true
+  // CHECK: :[[@LINE-6]]:33: note: 'x' is moved to 'device' here
+  // CHECK: :[[@LINE-5]]:8: note: 'pred' is assigned here
+  auto correct_ok = (pred >= 0.5) == y.to(device);
+  auto loss = torch::nn::functional::binary_cross_entropy(pred, y);
+  // CHECK: :[[@LINE-1]]:15: warning: 'pred' may be on a CUDA device and 'y' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-12]]:26: note: 'device' is a CUDA device when 'torch::cuda::is_available()' is true
+  // CHECK: :[[@LINE-12]]:33: note: 'x' is moved to 'device' here
+  // CHECK: :[[@LINE-11]]:8: note: 'pred' is assigned here
+  return correct.sum().item<float>() + correct_ok.sum().item<float>() + loss.item<float>();
+}
+
+float module_never_moved(bool gpu) {
+  torch::nn::Linear fc(4, 1);
+  auto x = torch::randn({2, 4});
+  if (gpu)
+    x = x.cuda();
+  return fc(x).sum().item<float>();
+  // CHECK: :[[@LINE-1]]:10: warning: input 'x' may be on a CUDA device but module 'fc' is on the host; move the module with ->to() [devplace-device-mismatch]
+  // CHECK: :[[@LINE-3]]:11: note: 'x' is moved to a CUDA device here, when 'gpu' is true
+}
+
+float parameterless_modules_take_any_device() {
+  torch::nn::ReLU relu;
+  auto x = torch::randn({2, 4}).cuda();
+  return relu(x).sum().item<float>();
+}
+
+float same_condition_same_device(bool use_gpu) {
+  torch::Device device(use_gpu ? torch::kCUDA : torch::kCPU);
+  auto a = torch::ones({2}).to(device);
+  auto b = torch::zeros({2}).to(device);
+  return (a + b).sum().item<float>();
+}

@@ -1,0 +1,41 @@
+// devplace-discarded-transfer: tensor-returning calls used as statements.
+// RUN: cp %s %t.cpp
+// RUN: %tidy_load --checks='-*,devplace-discarded-transfer' --fix %t.cpp -- %mock_flags | grep -v 'FIX-IT applied' | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: FileCheck --check-prefix=FIXES %s < %t.cpp
+// RUN: %clangxx -fsyntax-only %mock_flags %t.cpp
+// RUN: not %devplace --checks='-*,devplace-discarded-transfer' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
+
+struct Net : torch::nn::Module {};
+
+void discarded(torch::Tensor input, const torch::Tensor &frozen, bool flag) {
+  input.to(at::kCUDA);
+  // CHECK: :[[@LINE-1]]:9: warning: the result of '.to()' is discarded, so 'input' is left as it was: tensor operations return a new tensor [devplace-discarded-transfer]
+  // FIXES: {{^ *}}input = input.to(at::kCUDA);{{$}}
+  input.cuda();
+  // CHECK: :[[@LINE-1]]:9: warning: the result of '.cuda()' is discarded, so 'input' is left as it was: tensor operations return a new tensor [devplace-discarded-transfer]
+  input.cpu();
+  // CHECK: :[[@LINE-1]]:9: warning: the result of '.cpu()' is discarded, so 'input' is left as it was: tensor operations return a new tensor [devplace-discarded-transfer]
+  input.contiguous();
+  // CHECK: :[[@LINE-1]]:9: warning: the result of '.contiguous()' is discarded, so 'input' is left as it was: tensor operations return a new tensor [devplace-discarded-transfer]
+  if (flag)
+    input.to(torch::kFloat);
+    // CHECK: :[[@LINE-1]]:11: warning: the result of '.to()' is discarded, so 'input' is left as it was: tensor operations return a new tensor [devplace-discarded-transfer]
+  frozen.cuda();
+  // CHECK: :[[@LINE-1]]:10: warning: the result of '.cuda()' is discarded, so 'frozen' is left as it was: tensor operations return a new tensor [devplace-discarded-transfer]
+  // FIXES: {{^ *}}frozen.cuda();{{$}}
+  torch::sigmoid(input);
+  // CHECK: :[[@LINE-1]]:3: warning: the result of 'at::sigmoid' is discarded: tensor operations return a new tensor [devplace-discarded-transfer]
+}
+
+void kept(torch::Tensor input, std::shared_ptr<Net> net, torch::nn::Linear fc) {
+  input = input.to(at::kCUDA);
+  auto output = input.cpu();
+  net->to(torch::kCUDA);
+  fc->to(torch::kCUDA);
+  input.copy_(output);
+  input.fill_(0);
+  input.add_(output);
+  input.zero_();
+  (void)input.cuda();
+}

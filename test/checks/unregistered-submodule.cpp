@@ -1,0 +1,47 @@
+// devplace-unregistered-submodule: module members, parameters and buffers
+// that are never registered; registered twins stay silent.
+// RUN: cp %s %t.cpp
+// RUN: %tidy_load --checks='-*,devplace-unregistered-submodule' --fix %t.cpp -- %mock_flags | grep -v 'FIX-IT applied' | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: FileCheck --check-prefix=FIXES %s < %t.cpp
+// RUN: %clangxx -fsyntax-only %mock_flags %t.cpp
+// RUN: not %devplace --checks='-*,devplace-unregistered-submodule' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
+
+struct SqueezeExciteImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x);
+};
+
+struct BlockImpl : torch::nn::Module {
+  BlockImpl()
+      : conv(register_module("conv", torch::nn::Linear(8, 8))),
+        se(torch::nn::Linear(8, 8)) {
+    // FIXES: {{^ *}}se(register_module("se", torch::nn::Linear(8, 8))) {{{$}}
+    gate = std::make_shared<SqueezeExciteImpl>();
+    // FIXES: {{^ *}}gate = register_module("gate", std::make_shared<SqueezeExciteImpl>());{{$}}
+    head = torch::nn::Linear(8, 2);
+    register_module("head", head);
+    scale = torch::ones({8});
+    weight = register_parameter("weight", torch::randn({8}));
+    running_mean = torch::zeros({8});
+    register_buffer("running_mean", running_mean);
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    last_input = x;
+    return conv(x) * scale + weight;
+  }
+  torch::nn::Linear conv{nullptr}, se{nullptr}, head{nullptr}, unused{nullptr};
+  // CHECK: :[[@LINE-1]]:36: warning: submodule 'se' of 'BlockImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved; register it with register_module [devplace-unregistered-submodule]
+  // CHECK: :[[@LINE-17]]:12: note: 'se' is given its value here
+  std::shared_ptr<SqueezeExciteImpl> gate;
+  // CHECK: :[[@LINE-1]]:38: warning: submodule 'gate' of 'BlockImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved; register it with register_module [devplace-unregistered-submodule]
+  // CHECK: :[[@LINE-18]]:12: note: 'gate' is given its value here
+  torch::Tensor scale, weight, running_mean, last_input;
+  // CHECK: :[[@LINE-1]]:17: warning: tensor member 'scale' of 'BlockImpl' is never registered: it will not move with ->to(device), will not be trained as a parameter and will not be saved; register it with register_parameter or register_buffer [devplace-unregistered-submodule]
+  // CHECK: :[[@LINE-17]]:13: note: 'scale' is given its value here
+};
+
+struct NotAModule {
+  NotAModule() : fc(torch::nn::Linear(2, 2)) { t = torch::ones({2}); }
+  torch::nn::Linear fc;
+  torch::Tensor t;
+};
