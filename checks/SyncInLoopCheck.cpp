@@ -142,7 +142,12 @@ Use classify(const Expr *E, const ParentMap &PM, const Stmt *Loop,
         return Use::Other;
       }
     }
+    if (isa<MemberExpr>(P))
+      continue; // `loss.cpu().item<float>()`: on to the call
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P)) {
+      // A method of the synced value itself passes the value on.
+      if (MC->getCallee() == Cur || MC->getImplicitObjectArgument() == Cur)
+        continue;
       if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier()) {
         StringRef N = MD->getName();
         if (N == "push_back" || N == "emplace_back" || N == "append" ||
