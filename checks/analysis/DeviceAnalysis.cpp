@@ -513,6 +513,13 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
     if (const ValueDecl *K = keyOf(ME))
       if (classifyType(ME->getType()) != DeviceCarrier::None)
         return lookup(K, E);
+    // batch.data and batch.target of a data loader's torch::data::Example
+    // are host tensors: datasets build them on the CPU.
+    if (const auto *RD = ME->getBase()->getType()->getPointeeOrArrayElementType()
+                             ->getAsCXXRecordDecl();
+        RD && classifyType(ME->getType()) == DeviceCarrier::Tensor &&
+        qualifiedName(RD) == "torch::data::Example")
+      return Fact::host();
     return Fact{};
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {

@@ -211,6 +211,7 @@ public:
   Tensor sum(IntArrayRef dim, bool keepdim = false, c10::optional<ScalarType> dtype = c10::nullopt) const;
   Tensor mean(c10::optional<ScalarType> dtype = c10::nullopt) const;
   Tensor argmax(c10::optional<int64_t> dim = c10::nullopt, bool keepdim = false) const;
+  Tensor argmax(int64_t dim, bool keepdim = false) const;
   Tensor view(IntArrayRef size) const;
   Tensor reshape(IntArrayRef shape) const;
   Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
@@ -391,3 +392,26 @@ public:
   ReLU();
 };
 } // namespace torch::nn
+
+namespace torch::nn {
+// As in torch/nn/modules/container/sequential.h: forward is a template.
+class SequentialImpl : public Module {
+public:
+  template <typename... Modules> explicit SequentialImpl(Modules &&...modules);
+  template <typename ReturnType = at::Tensor, typename... InputTypes>
+  ReturnType forward(InputTypes &&...inputs);
+};
+class Sequential : public ModuleHolder<SequentialImpl> {
+public:
+  using ModuleHolder<SequentialImpl>::ModuleHolder;
+  Sequential();
+};
+} // namespace torch::nn
+
+namespace torch::data {
+// As in torch/data/example.h.
+template <typename Data = at::Tensor, typename Target = at::Tensor> struct Example {
+  Data data;
+  Target target;
+};
+} // namespace torch::data
