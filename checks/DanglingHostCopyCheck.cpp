@@ -4,10 +4,10 @@
 #include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace clang::ast_matchers;
@@ -132,12 +132,11 @@ void DanglingHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
   if (!FD || FD->isInvalidDecl() || FD->isDependentContext() || !FD->getBody())
     return;
   ASTContext &Ctx = *Result.Context;
-  ParentMap PM(FD->getBody());
   llvm::StringSet<> Names; // for fix-its: names already used in the function
   struct Visitor : RecursiveASTVisitor<Visitor> {
     DanglingHostCopyCheck *Check;
     ASTContext *Ctx;
-    const ParentMap *PM;
+    llvm::DenseSet<const Stmt *> InBlock; // declarations directly in a block
     llvm::StringSet<> *Names;
     const FunctionDecl *FD;
 
@@ -149,7 +148,7 @@ void DanglingHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
                            "which is destroyed at the end of this statement")
                << Holder << Made;
       if (!Decl || Decl->getBeginLoc().isMacroID() ||
-          Temporary->getBeginLoc().isMacroID() || !isa<CompoundStmt>(PM->getParent(Decl)))
+          Temporary->getBeginLoc().isMacroID() || !InBlock.contains(Decl))
         return;
       // Fix-it: name the temporary so that it lives as long as the holder.
       if (Names->empty()) {
@@ -192,6 +191,11 @@ void DanglingHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
         << FixItHint::CreateReplacement(Temporary->getSourceRange(), Name);
     }
 
+    bool VisitCompoundStmt(CompoundStmt *CS) {
+      for (const Stmt *Child : CS->body())
+        InBlock.insert(Child);
+      return true;
+    }
     bool VisitDeclStmt(DeclStmt *DS) {
       for (const Decl *D : DS->decls()) {
         const auto *VD = dyn_cast<VarDecl>(D);
@@ -225,7 +229,6 @@ void DanglingHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
   } V;
   V.Check = this;
   V.Ctx = &Ctx;
-  V.PM = &PM;
   V.Names = &Names;
   V.FD = FD;
   V.TraverseStmt(FD->getBody());

@@ -4,7 +4,8 @@
 #include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/SmallVector.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -18,29 +19,28 @@ void DiscardedTransferCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 namespace {
-/// True when the value of \p E is discarded: it is a statement of its own.
-bool isDiscarded(const Expr *E, const ParentMap &PM) {
-  const Stmt *Cur = E;
-  const Stmt *P = PM.getParent(Cur);
-  while (P && isa<ExprWithCleanups, CXXBindTemporaryExpr, MaterializeTemporaryExpr>(P)) {
-    Cur = P;
-    P = PM.getParent(P);
-  }
-  if (!P)
-    return false;
-  if (isa<CompoundStmt>(P))
-    return true;
-  if (const auto *If = dyn_cast<IfStmt>(P))
-    return If->getThen() == Cur || If->getElse() == Cur;
-  if (const auto *F = dyn_cast<ForStmt>(P))
-    return F->getBody() == Cur || F->getInc() == Cur;
-  if (const auto *W = dyn_cast<WhileStmt>(P))
-    return W->getBody() == Cur;
-  if (const auto *D = dyn_cast<DoStmt>(P))
-    return D->getBody() == Cur;
-  if (const auto *C = dyn_cast<CaseStmt>(P))
-    return C->getSubStmt() == Cur;
-  return false;
+/// Statements whose value is discarded: the children of blocks and the
+/// bodies of control statements.
+void discardedPositions(const Stmt *S, llvm::SmallVectorImpl<const Stmt *> &Out) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    for (const Stmt *Child : CS->body())
+      Out.push_back(Child);
+  else if (const auto *If = dyn_cast<IfStmt>(S)) {
+    Out.push_back(If->getThen());
+    if (If->getElse())
+      Out.push_back(If->getElse());
+  } else if (const auto *F = dyn_cast<ForStmt>(S)) {
+    Out.push_back(F->getBody());
+    if (F->getInc())
+      Out.push_back(F->getInc());
+  } else if (const auto *W = dyn_cast<WhileStmt>(S))
+    Out.push_back(W->getBody());
+  else if (const auto *D = dyn_cast<DoStmt>(S))
+    Out.push_back(D->getBody());
+  else if (const auto *RF = dyn_cast<CXXForRangeStmt>(S))
+    Out.push_back(RF->getBody());
+  else if (const auto *C = dyn_cast<SwitchCase>(S))
+    Out.push_back(C->getSubStmt());
 }
 } // namespace
 
@@ -49,52 +49,59 @@ void DiscardedTransferCheck::check(const MatchFinder::MatchResult &Result) {
   if (!FD || FD->isInvalidDecl() || FD->isDependentContext() || !FD->getBody())
     return;
   ASTContext &Ctx = *Result.Context;
-  ParentMap PM(FD->getBody());
   struct Visitor : RecursiveASTVisitor<Visitor> {
     DiscardedTransferCheck *Check;
     ASTContext *Ctx;
-    const ParentMap *PM;
-    bool VisitCallExpr(CallExpr *CE) {
-      QualType T = CE->getType();
-      if (T->isReferenceType() || classifyType(T) != DeviceCarrier::Tensor ||
-          !isDiscarded(CE, *PM))
-        return true;
-      const auto *Callee = CE->getDirectCallee();
-      if (!Callee || !Callee->getIdentifier())
-        return true;
-      StringRef Name = Callee->getName();
-      // In-place methods end in '_' (copy_, fill_, add_) and return a
-      // reference anyway.
-      if (Name.ends_with("_"))
-        return true;
-      const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-      const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
-      if (MC && (!Obj || classifyType(Obj->getType()) != DeviceCarrier::Tensor))
-        return true;
-      if (!MC && !StringRef(qualifiedName(Callee)).starts_with("torch::") &&
-          !StringRef(qualifiedName(Callee)).starts_with("at::"))
-        return true;
-      std::string Subject = Obj ? exprText(Obj, *Ctx) : "";
-      auto D = Check->diag(CE->getExprLoc(),
-                           "the result of '%0' is discarded%select{|, so '%2' "
-                           "is left as it was}1: tensor operations return a new "
-                           "tensor")
-               << (MC ? "." + Name.str() + "()" : qualifiedName(Callee))
-               << (Obj != nullptr) << Subject;
-      // Fix-it: assign the result back to the variable it came from.
-      const auto *DRE = Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
-      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      if (VD && !VD->getType().isConstQualified() &&
-          !VD->getType()->isReferenceType() && !CE->getBeginLoc().isMacroID())
-        D << FixItHint::CreateInsertion(CE->getBeginLoc(),
-                                        VD->getName().str() + " = ");
+    bool VisitStmt(Stmt *S) {
+      llvm::SmallVector<const Stmt *, 8> Positions;
+      discardedPositions(S, Positions);
+      for (const Stmt *P : Positions)
+        if (const auto *E = dyn_cast_or_null<Expr>(P)) {
+          E = E->IgnoreImplicit(); // ExprWithCleanups, temporaries
+          if (const auto *CE = dyn_cast<CallExpr>(E))
+            Check->discarded(CE, *Ctx);
+        }
       return true;
     }
   } V;
   V.Check = this;
   V.Ctx = &Ctx;
-  V.PM = &PM;
   V.TraverseStmt(FD->getBody());
+}
+
+void DiscardedTransferCheck::discarded(const CallExpr *CE, ASTContext &Ctx) {
+  QualType T = CE->getType();
+  if (T->isReferenceType() || classifyType(T) != DeviceCarrier::Tensor)
+    return;
+  const auto *Callee = CE->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier())
+    return;
+  StringRef Name = Callee->getName();
+  // In-place methods end in '_' (copy_, fill_, add_) and return a
+  // reference anyway.
+  if (Name.ends_with("_"))
+    return;
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  if (MC && (!Obj || classifyType(Obj->getType()) != DeviceCarrier::Tensor))
+    return;
+  std::string QName = qualifiedName(Callee);
+  if (!MC && !StringRef(QName).starts_with("torch::") &&
+      !StringRef(QName).starts_with("at::"))
+    return;
+  std::string Subject = Obj ? exprText(Obj, Ctx) : "";
+  auto D = diag(CE->getExprLoc(),
+                "the result of '%0' is discarded%select{|, so '%2' is left as it "
+                "was}1: tensor operations return a new tensor")
+           << (MC ? "." + Name.str() + "()" : QName) << (Obj != nullptr)
+           << Subject;
+  // Fix-it: assign the result back to the variable it came from.
+  const auto *DRE = Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (VD && !VD->getType().isConstQualified() &&
+      !VD->getType()->isReferenceType() && !CE->getBeginLoc().isMacroID())
+    D << FixItHint::CreateInsertion(CE->getBeginLoc(),
+                                    VD->getName().str() + " = ");
 }
 
 } // namespace clang::tidy::devplace

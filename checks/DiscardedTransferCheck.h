@@ -19,6 +19,9 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
+
+private:
+  void discarded(const CallExpr *CE, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::devplace
