@@ -1,6 +1,7 @@
 //===--- DanglingHostCopyCheck.cpp - devplace-dangling-host-copy ----------===//
 
 #include "DanglingHostCopyCheck.h"
+#include "utils/MainFileDecls.h"
 #include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -15,8 +16,9 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::devplace {
 
 void DanglingHostCopyCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      functionDecl(isExpansionInMainFile(), isDefinition()).bind("fn"), this);
+  // One match per translation unit; the main file's functions are walked
+  // directly (see utils/MainFileDecls.h).
+  Finder->addMatcher(translationUnitDecl(), this);
 }
 
 namespace {
@@ -128,10 +130,13 @@ const DeclRefExpr *copiedVariable(const Expr *Temporary) {
 } // namespace
 
 void DanglingHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || FD->isInvalidDecl() || FD->isDependentContext() || !FD->getBody())
-    return;
   ASTContext &Ctx = *Result.Context;
+  for (const FunctionDecl *FD : mainFileFunctions(Ctx))
+    if (!FD->isInvalidDecl() && FD->getBody())
+      checkFunction(FD, Ctx);
+}
+
+void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ctx) {
   llvm::StringSet<> Names; // for fix-its: names already used in the function
   struct Visitor : RecursiveASTVisitor<Visitor> {
     DanglingHostCopyCheck *Check;

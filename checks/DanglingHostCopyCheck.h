@@ -19,6 +19,9 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
+
+private:
+  void checkFunction(const FunctionDecl *FD, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::devplace

@@ -1,6 +1,7 @@
 //===--- DiscardedTransferCheck.cpp - devplace-discarded-transfer ---------===//
 
 #include "DiscardedTransferCheck.h"
+#include "utils/MainFileDecls.h"
 #include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -14,8 +15,9 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::devplace {
 
 void DiscardedTransferCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      functionDecl(isExpansionInMainFile(), isDefinition()).bind("fn"), this);
+  // One match per translation unit; the main file's functions are walked
+  // directly (see utils/MainFileDecls.h).
+  Finder->addMatcher(translationUnitDecl(), this);
 }
 
 namespace {
@@ -45,10 +47,13 @@ void discardedPositions(const Stmt *S, llvm::SmallVectorImpl<const Stmt *> &Out)
 } // namespace
 
 void DiscardedTransferCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("fn");
-  if (!FD || FD->isInvalidDecl() || FD->isDependentContext() || !FD->getBody())
-    return;
   ASTContext &Ctx = *Result.Context;
+  for (const FunctionDecl *FD : mainFileFunctions(Ctx))
+    if (!FD->isInvalidDecl() && FD->getBody())
+      checkFunction(FD, Ctx);
+}
+
+void DiscardedTransferCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ctx) {
   struct Visitor : RecursiveASTVisitor<Visitor> {
     DiscardedTransferCheck *Check;
     ASTContext *Ctx;

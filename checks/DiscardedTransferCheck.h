@@ -21,6 +21,7 @@ public:
   }
 
 private:
+  void checkFunction(const FunctionDecl *FD, ASTContext &Ctx);
   void discarded(const CallExpr *CE, ASTContext &Ctx);
 };
 

@@ -1,6 +1,7 @@
 //===--- UnregisteredSubmoduleCheck.cpp - devplace-unregistered-submodule -===//
 
 #include "UnregisteredSubmoduleCheck.h"
+#include "utils/MainFileDecls.h"
 #include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -15,8 +16,9 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::devplace {
 
 void UnregisteredSubmoduleCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      cxxRecordDecl(isExpansionInMainFile(), isDefinition()).bind("class"), this);
+  // One match per translation unit; the main file's classes are walked
+  // directly (see utils/MainFileDecls.h).
+  Finder->addMatcher(translationUnitDecl(), this);
 }
 
 namespace {
@@ -128,12 +130,15 @@ bool isNullHolder(const Expr *Init) {
 } // namespace
 
 void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *RD = Result.Nodes.getNodeAs<CXXRecordDecl>("class");
-  if (!RD || RD->isInvalidDecl() || RD->isDependentContext() ||
-      !isNNModuleClass(RD) ||
-      qualifiedName(RD) == "torch::nn::Module")
-    return;
   ASTContext &Ctx = *Result.Context;
+  for (const CXXRecordDecl *RD : mainFileClasses(Ctx))
+    if (!RD->isInvalidDecl() && isNNModuleClass(RD) &&
+        qualifiedName(RD) != "torch::nn::Module")
+      checkClass(RD, Ctx);
+}
+
+void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
+                                            ASTContext &Ctx) {
   Scanner S;
   for (const Decl *D : RD->decls()) {
     const auto *MD = dyn_cast<CXXMethodDecl>(D);

@@ -19,6 +19,9 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
+
+private:
+  void checkClass(const CXXRecordDecl *RD, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::devplace

@@ -195,11 +195,4 @@ private:
 } // namespace clang
 
 
-namespace clang::tidy::devplace {
-/// The function bodies devplace analyses: every non-dependent function,
-/// method, constructor, lambda body and template instantiation whose
-/// definition is in the main file, in source order.
-std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx);
-} // namespace clang::tidy::devplace
-
 #endif

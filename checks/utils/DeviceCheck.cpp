@@ -1,6 +1,7 @@
 //===--- DeviceCheck.cpp - base of the analysis-based checks --------------===//
 
 #include "utils/DeviceCheck.h"
+#include "utils/MainFileDecls.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
 #include <map>

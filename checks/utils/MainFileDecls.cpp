@@ -1,0 +1,64 @@
+//===--- MainFileDecls.cpp - what the checks look at ----------------------===//
+
+#include "utils/MainFileDecls.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::devplace {
+
+namespace {
+struct Collector : RecursiveASTVisitor<Collector> {
+    std::vector<const FunctionDecl *> Out;
+    std::vector<const CXXRecordDecl *> Classes;
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool shouldVisitLambdaBody() const { return true; }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
+          !FD->isImplicit())
+        Out.push_back(FD);
+      return true;
+    }
+    bool VisitLambdaExpr(LambdaExpr *LE) {
+      if (CXXMethodDecl *Call = LE->getCallOperator();
+          Call && !Call->isDependentContext())
+        Out.push_back(Call);
+      return true;
+    }
+    bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
+      if (RD->isThisDeclarationADefinition() && !RD->isDependentContext() &&
+          !RD->isLambda() && !RD->isImplicit())
+        Classes.push_back(RD);
+      return true;
+    }
+};
+
+/// Walks only the top-level declarations written in the main file.
+Collector collect(ASTContext &Ctx) {
+  Collector C;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+      C.TraverseDecl(D);
+  return C;
+}
+} // namespace
+
+std::vector<const CXXRecordDecl *> mainFileClasses(ASTContext &Ctx) {
+  return collect(Ctx).Classes;
+}
+
+std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx) {
+  Collector C = collect(Ctx);
+  // A lambda's call operator is reached both through its class and its
+  // expression; keep the first.
+  llvm::DenseSet<const FunctionDecl *> Seen;
+  std::vector<const FunctionDecl *> Unique;
+  for (const FunctionDecl *FD : C.Out)
+    if (Seen.insert(FD).second)
+      Unique.push_back(FD);
+  return Unique;
+}
+
+} // namespace clang::tidy::devplace

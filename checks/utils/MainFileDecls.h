@@ -1,0 +1,32 @@
+//===--- MainFileDecls.h - what the checks look at --------------*- C++ -*-===//
+//
+// The declarations of the main file that the checks examine. Every check
+// registers one translation-unit matcher and walks these itself: LibTorch's
+// headers hold tens of thousands of inline functions, and a matcher on
+// functionDecl() would be tried against each of them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_UTILS_MAINFILEDECLS_H
+#define DEVPLACE_UTILS_MAINFILEDECLS_H
+
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class CXXRecordDecl;
+class FunctionDecl;
+namespace tidy::devplace {
+
+/// Every non-dependent function, method, constructor, lambda body and
+/// template instantiation whose definition is in the main file, in source
+/// order.
+std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx);
+
+/// Every non-dependent class definition in the main file (nested classes and
+/// template instantiations included), in source order.
+std::vector<const CXXRecordDecl *> mainFileClasses(ASTContext &Ctx);
+
+} // namespace tidy::devplace
+} // namespace clang
+
+#endif
