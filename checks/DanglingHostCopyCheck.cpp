@@ -2,6 +2,7 @@
 
 #include "DanglingHostCopyCheck.h"
 #include "utils/MainFileDecls.h"
+#include "utils/FixIts.h"
 #include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -42,9 +43,7 @@ const CXXMemberCallExpr *dataPtrOfTemporary(const Expr *E) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(E->IgnoreParenImpCasts());
   if (!MC || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
     return nullptr;
-  StringRef N = MC->getMethodDecl()->getName();
-  if (N != "data_ptr" && N != "data" && N != "mutable_data_ptr" &&
-      N != "const_data_ptr")
+  if (!isDataPtrMethod(MC->getMethodDecl()->getName()))
     return nullptr;
   const Expr *Obj = MC->getImplicitObjectArgument();
   if (!Obj || !isTensorType(Obj->getType()))
@@ -102,13 +101,6 @@ const CXXMemberCallExpr *storedTemporaryPointer(const Expr *Init) {
   return nullptr;
 }
 
-std::string sourceText(SourceRange R, const ASTContext &Ctx) {
-  CharSourceRange CR = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(R), Ctx.getSourceManager(), Ctx.getLangOpts());
-  return CR.isValid()
-             ? Lexer::getSourceText(CR, Ctx.getSourceManager(), Ctx.getLangOpts()).str()
-             : "";
-}
 
 /// The tensor the temporary was made from (`x` in `x.cpu()`), if named.
 const DeclRefExpr *copiedVariable(const Expr *Temporary) {
@@ -182,17 +174,7 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
       std::string Text = sourceText(Temporary->getSourceRange(), *Ctx);
       if (Text.empty())
         return;
-      const SourceManager &SM = Ctx->getSourceManager();
-      SourceLocation Start = Decl->getBeginLoc();
-      StringRef Buffer = SM.getBufferData(SM.getFileID(Start));
-      unsigned Offset = SM.getFileOffset(Start), LineStart = Offset;
-      while (LineStart > 0 && Buffer[LineStart - 1] != '\n')
-        --LineStart;
-      StringRef Indent = Buffer.slice(LineStart, Offset);
-      if (Indent.find_first_not_of(" \t") != StringRef::npos)
-        Indent = "";
-      D << FixItHint::CreateInsertion(Start, "auto " + Name + " = " + Text + ";\n" +
-                                                 Indent.str())
+      D << insertStatementBefore(Decl, "auto " + Name + " = " + Text + ";", *Ctx)
         << FixItHint::CreateReplacement(Temporary->getSourceRange(), Name);
     }
 

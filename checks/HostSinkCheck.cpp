@@ -1,6 +1,7 @@
 //===--- HostSinkCheck.cpp - devplace-host-sink ---------------------------===//
 
 #include "HostSinkCheck.h"
+#include "utils/FixIts.h"
 #include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -41,14 +42,6 @@ void HostSinkCheck::report(const FunctionDecl *FD, const FunctionResult &R,
 
 namespace {
 
-std::string sourceText(SourceRange R, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange CR = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
-  if (CR.isInvalid())
-    return "";
-  return Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str();
-}
 
 const Expr *stripAll(const Expr *E) {
   return E ? E->IgnoreParenImpCasts() : nullptr;
@@ -60,11 +53,7 @@ const CXXMemberCallExpr *asDataPtrCall(const Expr *E) {
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(stripAll(E));
   if (!MC || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
     return nullptr;
-  StringRef N = MC->getMethodDecl()->getName();
-  if (N != "data_ptr" && N != "data" && N != "mutable_data_ptr" &&
-      N != "const_data_ptr")
-    return nullptr;
-  return MC;
+  return isDataPtrMethod(MC->getMethodDecl()->getName()) ? MC : nullptr;
 }
 
 /// Library calls and types that only read through a pointer argument; a fix
@@ -365,19 +354,11 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
         HostName = Base + std::to_string(N);
       Taken.insert(HostName);
       {
-        SourceLocation Start = SM.getExpansionLoc(InsertBefore->getBeginLoc());
-        StringRef Buffer = SM.getBufferData(SM.getFileID(Start));
-        unsigned Offset = SM.getFileOffset(Start);
-        unsigned LineStart = Offset;
-        while (LineStart > 0 && Buffer[LineStart - 1] != '\n')
-          --LineStart;
-        StringRef Indent = Buffer.slice(LineStart, Offset);
-        if (Indent.find_first_not_of(" \t") != StringRef::npos)
-          Indent = "";
-        D << FixItHint::CreateInsertion(
-                 Start, "auto " + HostName + " = " +
-                            Named->getDecl()->getName().str() + ".cpu();\n" +
-                            Indent.str())
+        D << insertStatementBefore(InsertBefore,
+                                   "auto " + HostName + " = " +
+                                       Named->getDecl()->getName().str() +
+                                       ".cpu();",
+                                   Ctx)
           << FixItHint::CreateReplacement(Receiver->getSourceRange(), HostName);
         // Every other data_ptr of the same tensor in the sink moves too:
         // std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + n).

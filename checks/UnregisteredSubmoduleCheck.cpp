@@ -1,13 +1,13 @@
 //===--- UnregisteredSubmoduleCheck.cpp - devplace-unregistered-submodule -===//
 
 #include "UnregisteredSubmoduleCheck.h"
+#include "utils/FixIts.h"
 #include "utils/MainFileDecls.h"
 #include "utils/TensorTypes.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -34,20 +34,7 @@ bool isRegisterCall(const CallExpr *CE) {
 
 /// `this->f` or `f` inside a member function: the field, if any.
 const FieldDecl *fieldOf(const Expr *E) {
-  // Through the copy made when a holder is passed by value.
-  while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MTE->getSubExpr();
-    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BTE->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-             CE && CE->getNumArgs() == 1 &&
-             CE->getConstructor()->isCopyOrMoveConstructor())
-      E = CE->getArg(0);
-    else
-      break;
-  }
+  E = stripValue(E); // through the copy made when a holder is passed on
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
       return dyn_cast<FieldDecl>(ME->getMemberDecl());
@@ -78,19 +65,13 @@ public:
     ++U.Values;
   }
   static bool registers(const Expr *V) {
-    if (!V)
-      return false;
-    V = V->IgnoreParenImpCasts();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(V))
-      V = EWC->getSubExpr()->IgnoreParenImpCasts();
-    while (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(V)) {
-      if (CE->getNumArgs() != 1 || !CE->getArg(0))
+    // Also through a converting constructor: a holder made from the
+    // shared_ptr that register_module returns.
+    V = stripValue(V);
+    while (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(V)) {
+      if (Ctor->getNumArgs() != 1)
         break;
-      V = CE->getArg(0)->IgnoreParenImpCasts();
-      if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(V))
-        V = MTE->getSubExpr()->IgnoreParenImpCasts();
-      if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(V))
-        V = BTE->getSubExpr()->IgnoreParenImpCasts();
+      V = stripValue(Ctor->getArg(0));
     }
     const auto *CE = dyn_cast_or_null<CallExpr>(V);
     return CE && isRegisterCall(CE);
@@ -185,35 +166,16 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
              << (C == DeviceCarrier::Tensor) << F->getName() << RD->getName();
     // Fix-it: wrap the one value the submodule gets in register_module,
     // when that value is an expression of its own (not `se(4, 4)`).
-    const Expr *Value = U.FirstValue;
-    while (Value) {
-      Value = Value->IgnoreParenImpCasts();
-      if (const auto *EWC = dyn_cast<ExprWithCleanups>(Value))
-        Value = EWC->getSubExpr();
-      else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(Value))
-        Value = MTE->getSubExpr();
-      else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(Value))
-        Value = BTE->getSubExpr();
-      else if (const auto *CE = dyn_cast<CXXConstructExpr>(Value);
-               CE && !isa<CXXTemporaryObjectExpr>(CE) && CE->getNumArgs() == 1 &&
-               CE->getConstructor()->isCopyOrMoveConstructor())
-        Value = CE->getArg(0);
-      else
-        break;
-    }
+    const Expr *Value = stripValue(U.FirstValue);
     bool Wrappable = Value && isa<CallExpr, CXXTemporaryObjectExpr,
                                   CXXFunctionalCastExpr, DeclRefExpr>(Value);
     if (C == DeviceCarrier::Module && U.Values == 1 && Wrappable &&
         !Value->getBeginLoc().isMacroID()) {
-      CharSourceRange R = Lexer::makeFileCharRange(
-          CharSourceRange::getTokenRange(Value->getSourceRange()),
-          Ctx.getSourceManager(), Ctx.getLangOpts());
-      if (R.isValid()) {
-        std::string Text = Lexer::getSourceText(R, Ctx.getSourceManager(),
-                                                Ctx.getLangOpts()).str();
+      std::string Text = sourceText(Value->getSourceRange(), Ctx);
+      if (!Text.empty())
         D << FixItHint::CreateReplacement(
-            R, "register_module(\"" + F->getName().str() + "\", " + Text + ")");
-      }
+            Value->getSourceRange(),
+            "register_module(\"" + F->getName().str() + "\", " + Text + ")");
     }
     } // the warning is emitted before its note
     diag(U.FirstValue ? U.FirstValue->getBeginLoc() : F->getLocation(),

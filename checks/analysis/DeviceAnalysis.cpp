@@ -151,24 +151,8 @@ StringRef methodName(const CXXMemberCallExpr *MC) {
   return "";
 }
 
-const Expr *strip(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-      E = EWC->getSubExpr();
-    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MTE->getSubExpr();
-    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BTE->getSubExpr();
-    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-             CE && CE->getNumArgs() == 1 &&
-             CE->getConstructor()->isCopyOrMoveConstructor())
-      E = CE->getArg(0);
-    else
-      return E;
-  }
-  return E;
-}
+const Expr *strip(const Expr *E) { return stripValue(E); }
+
 
 bool inTorchNamespace(StringRef QName) {
   return QName.starts_with("at::") || QName.starts_with("torch::") ||
@@ -766,8 +750,7 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
                                     Target.Why));
       return Target;
     }
-    if (Name == "data_ptr" || Name == "data" || Name == "mutable_data_ptr" ||
-        Name == "const_data_ptr") {
+    if (isDataPtrMethod(Name)) {
       if (!MC->getType()->isPointerType())
         return Fact{};
       if (Self.Dev)

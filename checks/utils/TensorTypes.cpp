@@ -153,6 +153,30 @@ DeviceCarrier classifyType(QualType T) {
   return DeviceCarrier::None;
 }
 
+bool isDataPtrMethod(llvm::StringRef Name) {
+  return Name == "data_ptr" || Name == "data" || Name == "mutable_data_ptr" ||
+         Name == "const_data_ptr";
+}
+
+const Expr *stripValue(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MTE->getSubExpr();
+    else if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BTE->getSubExpr();
+    else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && CE->getNumArgs() == 1 &&
+             CE->getConstructor()->isCopyOrMoveConstructor())
+      E = CE->getArg(0);
+    else
+      return E;
+  }
+  return E;
+}
+
 std::string calleeName(const Expr *Call) {
   if (const auto *CE = dyn_cast_or_null<CallExpr>(Call))
     if (const auto *FD = CE->getDirectCallee())

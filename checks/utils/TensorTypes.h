@@ -45,6 +45,14 @@ bool isNNModuleClass(const CXXRecordDecl *RD);
 /// namespaces ("std::vector", "torch::zeros").
 std::string qualifiedName(const NamedDecl *D);
 
+/// data_ptr, data, mutable_data_ptr, const_data_ptr: a pointer to the
+/// tensor's memory.
+bool isDataPtrMethod(llvm::StringRef Name);
+
+/// The value \p E denotes, through parentheses, implicit casts, cleanups,
+/// temporaries and copy or move constructions.
+const Expr *stripValue(const Expr *E);
+
 /// The callee's qualified name, or "" when there is no named callee.
 std::string calleeName(const Expr *Call);
 
