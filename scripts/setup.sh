@@ -9,9 +9,9 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build python3 clang-19 clang-tidy-19 llvm-19-dev
           libclang-19-dev llvm-19-tools libtorch-dev libopencv-dev)
 if [[ "${1:-}" == "--tests" ]]; then
-  # GoogleTest for the runtime's unit tests, and a clang-tidy of another
-  # version to test that the plugin refuses it.
-  packages+=(libgtest-dev clang-tidy-14)
+  # GoogleTest for the runtime's unit tests, gnuplot for the curves, and a
+  # clang-tidy of another version to test that the plugin refuses it.
+  packages+=(libgtest-dev clang-tidy-14 gnuplot-nox)
 fi
 
 missing=()

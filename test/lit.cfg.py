@@ -1,11 +1,12 @@
 # lit configuration for devplace's tests.
 import os
+import sys
 import lit.formats
 
 config.name = "devplace"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "host_test.cpp"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.devplace_obj_root, "test")
 
@@ -35,3 +36,10 @@ if config.other_clang_tidy:
     config.substitutions.append(("%other_clang_tidy", config.other_clang_tidy))
 if os.path.exists("/usr/include/opencv4/opencv2/core.hpp"):
     config.available_features.add("opencv")
+if config.runtime_tests:
+    config.available_features.add("runtime-tests")
+    config.substitutions.append(("%runtime_tests", config.runtime_tests))
+if os.path.exists(os.path.join(config.examples_dir, "celeba_train")):
+    config.available_features.add("example")
+config.substitutions.append(("%examples", config.examples_dir))
+config.substitutions.append(("%python", sys.executable))

@@ -10,6 +10,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include <cstdio>
+#include <devplace/host.h>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -72,6 +74,10 @@ inline Options parseArgs(int argc, char **argv) {
   }
   if (O.device != "auto" && O.device != "cpu" && O.device != "cuda")
     throw std::invalid_argument("--device must be auto, cpu or cuda");
+  std::error_code ec;
+  std::filesystem::create_directories(O.out, ec);
+  if (ec)
+    throw std::invalid_argument("cannot create --out folder '" + O.out + "': " + ec.message());
   return O;
 }
 
@@ -220,34 +226,20 @@ inline void progress(const char *phase, size_t done, size_t total) {
   std::fflush(stdout);
 }
 
-/// Writes curves.csv and, when gnuplot is installed, curves.png with the
-/// original's two panels: loss and accuracy, train vs validation, per epoch.
-inline void writeCurves(const std::string &out, const std::vector<double> &lossTrain,
-                        const std::vector<double> &lossValid,
-                        const std::vector<double> &accTrain,
-                        const std::vector<double> &accValid) {
-  const std::string csv = out + "/curves.csv";
-  {
-    std::ofstream f(csv);
-    f << "epoch,train_loss,valid_loss,train_acc,valid_acc\n";
-    for (size_t e = 0; e < lossTrain.size(); ++e)
-      f << e + 1 << ',' << lossTrain[e] << ',' << lossValid[e] << ',' << accTrain[e]
-        << ',' << accValid[e] << '\n';
+/// Accuracy of \p model on a data loader's batches, as a host number. The
+/// count of correct predictions stays on the device until the end.
+template <typename Loader>
+double evaluate(torch::nn::Sequential &model, Loader &loader, torch::Device device) {
+  torch::NoGradGuard no_grad;
+  model->eval();
+  torch::Tensor correct = torch::zeros({}, torch::TensorOptions().device(device).dtype(torch::kLong));
+  int64_t seen = 0;
+  for (auto &batch : loader) {
+    auto pred = model->forward(batch.data.to(device)).select(1, 0);
+    correct += ((pred >= 0.5).to(torch::kLong) == batch.target.to(device)).sum();
+    seen += batch.target.size(0);
   }
-  FILE *gp = popen("gnuplot 2>/dev/null", "w");
-  if (!gp)
-    return;
-  std::fprintf(gp,
-               "set terminal pngcairo size 1200,400\nset output '%s/curves.png'\n"
-               "set datafile separator ','\nset key autotitle columnhead\n"
-               "set multiplot layout 1,2\nset xlabel 'Epoch'\n"
-               "set ylabel 'Loss'\nplot '%s' using 1:2 with linespoints title 'Train loss',"
-               " '' using 1:3 with linespoints title 'Validation loss'\n"
-               "set ylabel 'Accuracy'\nplot '%s' using 1:4 with linespoints title 'Train acc.',"
-               " '' using 1:5 with linespoints title 'Validation acc.'\n"
-               "unset multiplot\n",
-               out.c_str(), csv.c_str(), csv.c_str());
-  pclose(gp);
+  return seen ? correct.item<double>() / static_cast<double>(seen) : 0.0;
 }
 
 } // namespace celeba

@@ -1,6 +1,7 @@
 // The smile classifier, fixed: every metric becomes a host number once per
-// epoch, when it is recorded. The sums stay on the training device during
-// the epoch, so the loop does not wait for the GPU on every batch.
+// epoch, when it is recorded. devplace::MetricHistory keeps the sums on the
+// training device during the epoch, so the loop does not wait for the GPU on
+// every batch, and hands host series to the curve writer.
 #include "celeba.h"
 
 #include <cstdio>
@@ -23,7 +24,6 @@ int main(int argc, char **argv) {
     auto valid_set = celeba::Dataset(celeba::readIndex(opt.data, celeba::Split::Valid, opt.valid_size), false, 1)
                          .map(torch::data::transforms::Stack<>());
     const double n_train = static_cast<double>(train_set.size().value());
-    const double n_valid = static_cast<double>(valid_set.size().value());
     auto train_dl = torch::data::make_data_loader<torch::data::samplers::RandomSampler>(
         std::move(train_set), opt.batch_size);
     auto valid_dl = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
@@ -33,13 +33,12 @@ int main(int argc, char **argv) {
     model->to(device);
     torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
 
-    std::vector<double> loss_hist_train, loss_hist_valid;
-    std::vector<double> accuracy_hist_train, accuracy_hist_valid;
+    devplace::MetricHistory history;
+    devplace::CurveWriter curves(opt.out);
 
     for (int epoch = 0; epoch < opt.epochs; ++epoch) {
+      const size_t syncs_before = history.host_syncs();
       model->train();
-      torch::Tensor loss_tmp = torch::zeros({}, device);
-      torch::Tensor accuracy_tmp = torch::zeros({}, device);
       size_t done = 0;
       for (auto &batch : *train_dl) {
         auto x_batch = batch.data.to(device);
@@ -49,37 +48,39 @@ int main(int argc, char **argv) {
         auto loss = torch::binary_cross_entropy(pred, y_batch.to(torch::kFloat));
         loss.backward();
         optimizer.step();
-        loss_tmp += loss.detach() * y_batch.size(0);
+        const double n = static_cast<double>(y_batch.size(0));
         auto is_correct = ((pred >= 0.5).to(torch::kFloat) == y_batch).to(torch::kFloat);
-        accuracy_tmp += is_correct.sum();
+        history.add("train_loss", loss, n);
+        history.add("train_acc", is_correct.mean(), n);
         celeba::progress("train", done += y_batch.size(0), static_cast<size_t>(n_train));
       }
-      loss_hist_train.push_back(loss_tmp.item<double>() / n_train);
-      accuracy_hist_train.push_back(accuracy_tmp.item<double>() / n_train);
 
       model->eval();
       {
         torch::NoGradGuard no_grad;
-        loss_tmp = torch::zeros({}, device);
-        accuracy_tmp = torch::zeros({}, device);
         for (auto &batch : *valid_dl) {
           auto x_batch = batch.data.to(device);
           auto y_batch = batch.target.to(device);
           auto pred = model->forward(x_batch).select(1, 0);
           auto loss = torch::binary_cross_entropy(pred, y_batch.to(torch::kFloat));
-          loss_tmp += loss * y_batch.size(0);
+          const double n = static_cast<double>(y_batch.size(0));
           auto is_correct = ((pred >= 0.5).to(torch::kFloat) == y_batch).to(torch::kFloat);
-          accuracy_tmp += is_correct.sum();
+          history.add("valid_loss", loss, n);
+          history.add("valid_acc", is_correct.mean(), n);
         }
       }
-      loss_hist_valid.push_back(loss_tmp.item<double>() / n_valid);
-      accuracy_hist_valid.push_back(accuracy_tmp.item<double>() / n_valid);
-
-      celeba::writeCurves(opt.out, loss_hist_train, loss_hist_valid, accuracy_hist_train,
-                          accuracy_hist_valid);
-      std::printf("epoch %d accuracy: %.4f validation accuracy: %.4f\n", epoch + 1,
-                  accuracy_hist_train.back(), accuracy_hist_valid.back());
+      history.end_epoch();
+      curves.write(history);
+      std::printf("epoch %d accuracy: %.4f validation accuracy: %.4f (%zu host reads)\n",
+                  epoch + 1, history.last("train_acc"), history.last("valid_acc"),
+                  history.host_syncs() - syncs_before);
+      std::fflush(stdout);
     }
+    auto test_dl = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
+        celeba::Dataset(celeba::readIndex(opt.data, celeba::Split::Test, opt.valid_size), false, 1)
+            .map(torch::data::transforms::Stack<>()),
+        opt.batch_size);
+    std::printf("test accuracy: %.4f\n", celeba::evaluate(model, *test_dl, device));
     torch::save(model, opt.out + "/model.pt");
   } catch (const std::exception &e) {
     std::cerr << "error: " << e.what() << "\n";

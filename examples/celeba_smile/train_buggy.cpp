@@ -84,10 +84,16 @@ int main(int argc, char **argv) {
         acc_train.push_back(*a.data_ptr<float>());
       for (const torch::Tensor &a : accuracy_hist_valid)
         acc_valid.push_back(a.data_ptr<float>()[0]);
-      celeba::writeCurves(opt.out, loss_hist_train, loss_hist_valid, acc_train, acc_valid);
+      devplace::CurveWriter(opt.out).write_series(loss_hist_train, loss_hist_valid, acc_train,
+                                                  acc_valid);
       std::printf("epoch %d accuracy: %.4f validation accuracy: %.4f\n", epoch + 1,
                   acc_train.back(), acc_valid.back());
     }
+    auto test_dl = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
+        celeba::Dataset(celeba::readIndex(opt.data, celeba::Split::Test, opt.valid_size), false, 1)
+            .map(torch::data::transforms::Stack<>()),
+        opt.batch_size);
+    std::printf("test accuracy: %.4f\n", celeba::evaluate(model, *test_dl, device));
     torch::save(model, opt.out + "/model.pt");
   } catch (const std::exception &e) {
     std::cerr << "error: " << e.what() << "\n";
