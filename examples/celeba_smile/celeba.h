@@ -20,6 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -33,12 +34,13 @@ struct Options {
   int64_t train_size = 16000;
   int64_t valid_size = 1000;
   int64_t batch_size = 32;
+  int threads = 0; ///< LibTorch intra-op threads; 0: one per core
 };
 
 inline void usage(const char *prog) {
   std::cerr << "usage: " << prog
             << " [--data DIR] [--out DIR] [--device auto|cpu|cuda] [--epochs N]\n"
-               "       [--train-size N] [--valid-size N] [--batch-size N]\n";
+               "       [--train-size N] [--valid-size N] [--batch-size N] [--threads N]\n";
 }
 
 /// Parses the command line; throws std::invalid_argument with a message.
@@ -69,11 +71,15 @@ inline Options parseArgs(int argc, char **argv) {
     else if (a == "--train-size") O.train_size = number(value());
     else if (a == "--valid-size") O.valid_size = number(value());
     else if (a == "--batch-size") O.batch_size = number(value());
+    else if (a == "--threads") O.threads = static_cast<int>(number(value()));
     else if (a == "--help" || a == "-h") { usage(argv[0]); std::exit(0); }
     else throw std::invalid_argument("unknown option '" + a + "'");
   }
   if (O.device != "auto" && O.device != "cpu" && O.device != "cuda")
     throw std::invalid_argument("--device must be auto, cpu or cuda");
+  // Debian's LibTorch starts with one intra-op thread; use the machine.
+  torch::set_num_threads(O.threads > 0 ? O.threads
+                                       : std::max(1u, std::thread::hardware_concurrency()));
   std::error_code ec;
   std::filesystem::create_directories(O.out, ec);
   if (ec)

@@ -4,6 +4,7 @@
 // every batch, and hands host series to the curve writer.
 #include "celeba.h"
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -38,6 +39,7 @@ int main(int argc, char **argv) {
 
     for (int epoch = 0; epoch < opt.epochs; ++epoch) {
       const size_t syncs_before = history.host_syncs();
+      const auto started = std::chrono::steady_clock::now();
       model->train();
       size_t done = 0;
       for (auto &batch : *train_dl) {
@@ -71,9 +73,11 @@ int main(int argc, char **argv) {
       }
       history.end_epoch();
       curves.write(history);
-      std::printf("epoch %d accuracy: %.4f validation accuracy: %.4f (%zu host reads)\n",
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::printf("epoch %d accuracy: %.4f validation accuracy: %.4f (%zu host reads, %.3f s)\n",
                   epoch + 1, history.last("train_acc"), history.last("valid_acc"),
-                  history.host_syncs() - syncs_before);
+                  history.host_syncs() - syncs_before, seconds);
       std::fflush(stdout);
     }
     auto test_dl = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
