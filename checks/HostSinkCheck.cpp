@@ -276,6 +276,9 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
     case HostAccess::Construct:
       What = "its memory is wrapped by host type '" + A.Callee + "' here";
       break;
+    case HostAccess::Helper:
+      What = "it is passed to '" + A.Callee + "', which reads its memory on the host";
+      break;
     }
     auto D = diag(Loc, "'%0' %select{may be|is}1 on a CUDA device when %2")
              << A.Tensor << A.Definite << What;
@@ -372,6 +375,14 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
 
   // Notes walk from the source to the sink.
   addProvenanceNotes(A.Why, Loc, SM);
+  // Into the helper, down to the sink it reaches.
+  for (const HostAccess *In = A.Inner; In; In = In->Inner)
+    diag(In->Sink->getExprLoc(),
+         In->K == HostAccess::Helper
+             ? "'%0' is passed on to '%1' here"
+             : "'%0' reaches host code here, inside the helper",
+         DiagnosticIDs::Note)
+        << In->Tensor << In->Callee;
 }
 
 } // namespace clang::tidy::devplace

@@ -12,6 +12,7 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "llvm/ADT/BitVector.h"
+#include <optional>
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -245,6 +246,10 @@ private:
   }
   MutationScanner Mutations;
   llvm::DenseMap<const VarDecl *, const Expr *> RangeForInits;
+  // The hidden __range variable of each range-for, to its loop variable, and
+  // the range's value where it was evaluated.
+  llvm::DenseMap<const VarDecl *, const VarDecl *> RangeLoopVars;
+  llvm::DenseMap<const VarDecl *, Fact> RangeValues;
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
   llvm::DenseSet<const ValueDecl *> AliasTargets;
   // Arms of conditional operators, and their values where they ran.
@@ -358,10 +363,31 @@ private:
     return nullptr;
   }
 
+  /// A member's TU-wide summary, its masks widened (they were computed under
+  /// other functions' conditions).
+  std::optional<Fact> fieldSummary(const FieldDecl *FD) const {
+    auto It = DA.FieldFacts.find(FD);
+    if (It == DA.FieldFacts.end())
+      return std::nullopt;
+    Fact F = It->second;
+    F.Host = F.Host ? AllValuations : 0;
+    F.Dev = F.Dev ? AllValuations : 0;
+    F.Params = 0; // parameters of another function
+    return F;
+  }
+
+  void recordField(const FieldDecl *FD, const Fact &F) {
+    Fact &Slot = DA.FieldFacts[FD];
+    Slot = join(Slot, F);
+  }
+
   Fact lookup(const ValueDecl *Key, const Expr *Use) {
     auto It = Cur->Vals.find(Key);
     if (It != Cur->Vals.end())
       return It->second;
+    if (const auto *FD = dyn_cast<FieldDecl>(Key))
+      if (std::optional<Fact> F = fieldSummary(FD))
+        return *F;
     if (isa<FieldDecl>(Key) ||
         (isa<VarDecl>(Key) && cast<VarDecl>(Key)->hasGlobalStorage())) {
       return Fact::unknown(makeStep(Step::UnknownOrigin, Use->getExprLoc(),
@@ -429,6 +455,8 @@ private:
         F = join(It->second, F);
     }
     Cur->Vals[Key] = F;
+    if (const auto *FD = dyn_cast<FieldDecl>(Key))
+      recordField(FD, F);
   }
 
   /// The module variable a call goes through: `model->f()`, `(*model).f()`,
@@ -469,6 +497,8 @@ private:
   void checkSinks(const Stmt *S);
   void report(HostAccess::Kind K, const Expr *Sink, const Expr *Operand,
               const Fact &F, StringRef Callee);
+  void checkHelperCall(const Expr *E);
+  const HostAccess *Inner = nullptr; // set while reporting a Helper access
   std::string tensorNameOf(const Expr *Operand, const Fact &F) const;
 };
 
@@ -541,6 +571,11 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
     if (const ValueDecl *K = keyOf(ME))
       if (classifyType(ME->getType()) != DeviceCarrier::None)
         return lookup(K, E);
+    // Members of other objects (stats.correct): the TU-wide summary.
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        FD && classifyType(ME->getType()) != DeviceCarrier::None)
+      if (std::optional<Fact> F = fieldSummary(FD))
+        return *F;
     // batch.data and batch.target of a data loader's torch::data::Example
     // are host tensors: datasets build them on the CPU.
     if (const auto *RD = ME->getBase()->getType()->getPointeeOrArrayElementType()
@@ -807,6 +842,10 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
   }
   if (RetC == DeviceCarrier::None || RetC == DeviceCarrier::Pointer)
     return Fact{};
+  // A module's parameters and buffers are where the module is.
+  if (Name == "parameters" || Name == "buffers")
+    if (const ValueDecl *K = moduleKeyOf(Obj))
+      return lookup(K, MC);
   // Any other method that returns a tensor (a module's forward, a holder's
   // call operator): its result follows its inputs.
   if (const FunctionDecl *Callee = MC->getMethodDecl();
@@ -1217,11 +1256,42 @@ void FunctionAnalyzer::report(HostAccess::Kind K, const Expr *Sink,
     return;
   bool Definite = OnDev == Cur->Reach && !(F.Host & Cur->Reach) &&
                   !F.Unknown && !F.Params;
-  Out.Accesses.push_back(HostAccess{K, Sink, Operand,
-                                    K == HostAccess::Accessor
-                                        ? text(Operand)
-                                        : tensorNameOf(Operand, F),
-                                    Callee.str(), Definite, F.Why, !OnDev});
+  HostAccess A{K, Sink, Operand,
+               K == HostAccess::Accessor || K == HostAccess::Helper
+                   ? text(Operand)
+                   : tensorNameOf(Operand, F),
+               Callee.str(), Definite, F.Why, !OnDev};
+  A.Params = F.Params;
+  A.Inner = Inner;
+  Out.Accesses.push_back(std::move(A));
+}
+
+void FunctionAnalyzer::checkHelperCall(const Expr *E) {
+  // A call to a function of this file whose parameter reaches a host sink:
+  // the device argument is reported at the call, the sink in a note.
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (!CE || !Reporting)
+    return;
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
+      DA.InProgress.lookup(Def) || !SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))
+    return;
+  const FunctionResult &Sum = DA.analyze(Def);
+  if (Sum.ParamSinks.empty())
+    return;
+  unsigned First = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+  for (const auto &[Index, Sink] : Sum.ParamSinks) {
+    if (Index + First >= CE->getNumArgs())
+      continue;
+    const Expr *Arg = CE->getArg(Index + First);
+    Fact F = eval(Arg);
+    Inner = Sink;
+    report(HostAccess::Helper, CE, Arg, F, Def->getNameAsString());
+    Inner = nullptr;
+    if (F.Dev & Cur->Reach)
+      return; // one report per call
+  }
 }
 
 void FunctionAnalyzer::checkSinks(const Stmt *S) {
@@ -1309,7 +1379,11 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
         continue;
       const Expr *Init = VD->getInit();
       if (auto It = RangeForInits.find(VD); It != RangeForInits.end()) {
-        assign(VD, eval(It->second), VD->getLocation(), false, nullptr);
+        // The range was evaluated before the loop (the variables it read
+        // may be dead by now): take the value recorded there.
+        auto R = RangeValues.find(VD);
+        assign(VD, R != RangeValues.end() ? R->second : eval(It->second),
+               VD->getLocation(), false, nullptr);
         continue;
       }
       // A reference to a tracked variable is that variable.
@@ -1325,6 +1399,8 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
         continue;
       }
       Fact F = eval(Init);
+      if (auto L = RangeLoopVars.find(VD); L != RangeLoopVars.end())
+        RangeValues[L->second] = F;
       if (C == DeviceCarrier::Pointer && !F.hasInfo()) {
         Cur->Vals.erase(VD);
         continue;
@@ -1345,6 +1421,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   if (Arms.contains(E))
     ArmFacts[E] = Value;
   checkSinks(E);
+  checkHelperCall(E);
 
   // Writes to tracked variables.
   const Expr *LHS = nullptr, *RHS = nullptr;
@@ -1361,6 +1438,15 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       return;
   }
   if (LHS && RHS) {
+    if (const auto *ME = dyn_cast<MemberExpr>(strip(LHS));
+        ME && !keyOf(LHS) && isa<FieldDecl>(ME->getMemberDecl()) &&
+        classifyType(ME->getType()) != DeviceCarrier::None) {
+      Fact F = eval(RHS);
+      if (F.Dev && F.Why)
+        F.Why = makeStep(Step::Assigned, E->getExprLoc(), text(LHS), "", F.Why);
+      recordField(cast<FieldDecl>(ME->getMemberDecl()), F);
+      return;
+    }
     if (const ValueDecl *K = keyOf(LHS)) {
       if (classifyType(K->getType()) != DeviceCarrier::None)
         assign(K, eval(RHS), E->getExprLoc(), false, RHS);
@@ -1370,6 +1456,17 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
     return;
   }
   checkOperation(E);
+  // A lambda sees its captures as they were where it was made.
+  if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
+    for (const LambdaCapture &C : LE->captures())
+      if (C.capturesVariable())
+        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar());
+            VD && classifyType(VD->getType()) != DeviceCarrier::None) {
+          Fact &Slot = DA.CaptureFacts[{LE->getLambdaClass(), VD}];
+          Slot = join(Slot, lookup(canonical(VD), E));
+        }
+    return;
+  }
   // module->to(device) moves the module's parameters in place.
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
       MC && methodName(MC) == "to") {
@@ -1470,8 +1567,13 @@ void FunctionAnalyzer::run() {
   // operators' arms are remembered.
   struct RangeForFinder : RecursiveASTVisitor<RangeForFinder> {
     llvm::DenseMap<const VarDecl *, const Expr *> *Out;
+    llvm::DenseMap<const VarDecl *, const VarDecl *> *LoopVarsOut;
     bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
       (*Out)[RF->getLoopVariable()] = RF->getRangeInit();
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(RF->getRangeStmt());
+          DS && DS->isSingleDecl())
+        if (const auto *Range = dyn_cast<VarDecl>(DS->getSingleDecl()))
+          (*LoopVarsOut)[Range] = RF->getLoopVariable();
       return true;
     }
     llvm::DenseSet<const Expr *> *ArmsOut;
@@ -1482,6 +1584,7 @@ void FunctionAnalyzer::run() {
     }
   } Finder;
   Finder.Out = &RangeForInits;
+  Finder.LoopVarsOut = &RangeLoopVars;
   Finder.ArmsOut = &Arms;
   Finder.TraverseStmt(const_cast<Stmt *>(Body));
 
@@ -1504,6 +1607,11 @@ void FunctionAnalyzer::run() {
     Entry.Vals[P] = F;
   }
 
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
+    for (const auto &[Key, F] : DA.CaptureFacts)
+      if (Key.first == MD->getParent())
+        Entry.Vals[Key.second] = F;
+
   PostOrderCFGView POV(Graph.get());
   ForwardDataflowWorklist Worklist(*Graph, &POV);
   Worklist.enqueueBlock(&Graph->getEntry());
@@ -1512,9 +1620,17 @@ void FunctionAnalyzer::run() {
   auto Visit = [&](const CFGBlock *B, State &S) {
     Cur = &S;
     Cache.clear();
-    for (const CFGElement &El : *B)
+    for (const CFGElement &El : *B) {
       if (auto CS = El.getAs<CFGStmt>())
         transfer(CS->getStmt());
+      // Member initialisers: `device_(is_available() ? kCUDA : kCPU)`.
+      else if (auto CI = El.getAs<CFGInitializer>())
+        if (const CXXCtorInitializer *I = CI->getInitializer();
+            I && I->getMember() && I->getInit() &&
+            classifyType(I->getMember()->getType()) != DeviceCarrier::None)
+          assign(I->getMember(), eval(I->getInit()), I->getMemberLocation(),
+                 false, I->getInit());
+    }
   };
 
   while (const CFGBlock *B = Worklist.dequeue()) {
@@ -1569,6 +1685,14 @@ void FunctionAnalyzer::run() {
     return SM.isBeforeInTranslationUnit(A.Sink->getBeginLoc(),
                                         B.Sink->getBeginLoc());
   });
+  // Which parameters reach a sink: the first sink of each.
+  uint32_t Seen = 0;
+  for (const HostAccess &A : Out.Accesses)
+    for (unsigned I = 0; I < 32; ++I)
+      if ((A.Params & (1u << I)) && !(Seen & (1u << I))) {
+        Seen |= 1u << I;
+        Out.ParamSinks.emplace_back(I, &A);
+      }
   Cur = nullptr;
 }
 
@@ -1604,6 +1728,21 @@ const FunctionResult &DeviceAnalysis::analyze(const FunctionDecl *FD) {
   auto &Final = Results[FD];
   Final = std::move(Result);
   return *Final;
+}
+
+void DeviceAnalysis::analyzeAll(const std::vector<const FunctionDecl *> &Functions) {
+  for (const FunctionDecl *FD : Functions)
+    analyze(FD);
+  bool DeviceMembers = llvm::any_of(
+      FieldFacts, [](const auto &Entry) { return Entry.second.Dev != 0; });
+  if (!DeviceMembers)
+    return;
+  // Second round: reads of members now see every write. One round covers a
+  // member written in one method and read in another; values that travel
+  // through several members need more, and are not followed further.
+  Results.clear();
+  for (const FunctionDecl *FD : Functions)
+    analyze(FD);
 }
 
 std::string DeviceAnalysis::describe(const Step &S) {

@@ -105,7 +105,7 @@ Fact join(const Fact &A, const Fact &B);
 
 /// Where host code touches the memory of a tensor that may be on a device.
 struct HostAccess {
-  enum Kind { Read, Write, Accessor, Call, Construct };
+  enum Kind { Read, Write, Accessor, Call, Construct, Helper };
   Kind K;
   const Expr *Sink;      ///< the expression that touches host memory
   const Expr *Operand;   ///< the pointer or tensor expression it touches
@@ -115,6 +115,8 @@ struct HostAccess {
   const Step *Why;       ///< provenance, from the sink back to the source
   bool UnknownOnly;      ///< no known device path: a parameter, a field; the
                          ///< checks report these only in their StrictMode
+  uint32_t Params = 0;   ///< parameters of the function whose memory it is
+  const HostAccess *Inner = nullptr; ///< for Helper: the sink in the callee
 };
 
 /// Two tensors (or a module and its input) that may be on different devices
@@ -146,6 +148,9 @@ struct FunctionResult {
   std::vector<DeviceMismatch> Mismatches;
   std::vector<HostSync> Syncs;
   Fact Return;           ///< device of the return value (summary for callers)
+  /// Parameters whose memory reaches a host sink, with that sink (directly
+  /// or through further calls): callers report device arguments there.
+  std::vector<std::pair<unsigned, const HostAccess *>> ParamSinks;
   bool Complete = true;  ///< false when a bound cut the analysis short
 };
 
@@ -163,6 +168,12 @@ public:
 
   /// Analyses \p FD (which must have a body); memoised.
   const FunctionResult &analyze(const FunctionDecl *FD);
+
+  /// Analyses all of \p Functions. Class members are summarised across the
+  /// translation unit (the join of every value written to them, whichever
+  /// object and method); when some member may hold a device value, the
+  /// functions are analysed a second time so that reads see those writes.
+  void analyzeAll(const std::vector<const FunctionDecl *> &Functions);
 
   /// Renders a step as the text of a note.
   static std::string describe(const Step &S);
@@ -189,6 +200,10 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionResult>> Results;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   llvm::DenseMap<const Type *, DeviceCarrier> Carriers;
+  /// Per member, the join of the values written to it anywhere in the TU.
+  llvm::DenseMap<const FieldDecl *, Fact> FieldFacts;
+  /// Per lambda class and captured variable, the value at the capture.
+  llvm::DenseMap<std::pair<const CXXRecordDecl *, const VarDecl *>, Fact> CaptureFacts;
 };
 
 } // namespace tidy::devplace

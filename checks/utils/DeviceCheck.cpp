@@ -5,6 +5,7 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
 #include <map>
+#include <set>
 
 using namespace clang::ast_matchers;
 
@@ -18,6 +19,7 @@ namespace {
 struct Shared {
   const ASTContext *Ctx = nullptr;
   std::map<std::string, std::unique_ptr<DeviceAnalysis>> Analyses;
+  std::set<const DeviceAnalysis *> Analysed; // analyzeAll has run
 };
 thread_local Shared SharedAnalyses;
 } // namespace
@@ -43,6 +45,7 @@ void DeviceCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void DeviceCheck::onStartOfTranslationUnit() {
+  SharedAnalyses.Analysed.clear();
   SharedAnalyses.Analyses.clear();
   SharedAnalyses.Ctx = nullptr;
 }
@@ -50,12 +53,14 @@ void DeviceCheck::onStartOfTranslationUnit() {
 void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (SharedAnalyses.Ctx != &Ctx) {
+    SharedAnalyses.Analysed.clear();
     SharedAnalyses.Analyses.clear();
     SharedAnalyses.Ctx = &Ctx;
   }
   std::string Key =
       HostSinkFunctions + "\n" + SourceFunctions + "\n" + SanitizerFunctions;
   std::unique_ptr<DeviceAnalysis> &DA = SharedAnalyses.Analyses[Key];
+  std::set<const DeviceAnalysis *> &Analysed = SharedAnalyses.Analysed;
   if (!DA) {
     Catalogue Cat = Catalogue::builtin();
     Catalogue::extend(Cat.HostMemoryFunctions, HostSinkFunctions);
@@ -63,8 +68,13 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
     Catalogue::extend(Cat.HostSanitizers, SanitizerFunctions);
     DA = std::make_unique<DeviceAnalysis>(Ctx, std::move(Cat), AnalysisOptions());
   }
+  std::vector<const FunctionDecl *> Functions = mainFileFunctions(Ctx);
+  if (!Analysed.count(DA.get())) {
+    DA->analyzeAll(Functions);
+    Analysed.insert(DA.get());
+  }
   startTranslationUnit();
-  for (const FunctionDecl *FD : mainFileFunctions(Ctx))
+  for (const FunctionDecl *FD : Functions)
     report(FD, DA->analyze(FD), Ctx);
 }
 

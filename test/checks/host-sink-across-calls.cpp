@@ -1,0 +1,114 @@
+// Provenance across calls, members, lambdas and modules (devplace-host-sink).
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
+#include <vector>
+
+// Helpers: the sink is inside; the call that passes a device tensor is reported.
+float first(const torch::Tensor &acc) { return acc.data_ptr<float>()[0]; }
+float through(const torch::Tensor &t) { return first(t); }
+float moves_first(const torch::Tensor &t) {
+  auto host = t.to(torch::kCPU);
+  return host.data_ptr<float>()[0];
+}
+
+float helpers() {
+  auto d = torch::ones({2}).cuda();
+  auto h = torch::ones({2});
+  float a = first(d);
+  // CHECK: :[[@LINE-1]]:13: warning: 'd' is on a CUDA device when it is passed to 'first', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:29: note: 'd' is moved to a CUDA device here
+  // CHECK: :[[@LINE-13]]:52: note: 'acc' reaches host code here, inside the helper
+  float b = through(d);
+  // CHECK: :[[@LINE-1]]:13: warning: 'd' is on a CUDA device when it is passed to 'through', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-8]]:29: note: 'd' is moved to a CUDA device here
+  // CHECK: :[[@LINE-16]]:48: note: 't' is passed on to 'first' here
+  // CHECK: :[[@LINE-18]]:52: note: 'acc' reaches host code here, inside the helper
+  float c = first(h);
+  float e = moves_first(d);
+  return a + b + c + e;
+}
+
+// A newcomer's trainer: the history is written in one method, read in another.
+struct Trainer {
+  Trainer()
+      : device_(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU),
+        model_(torch::nn::Linear(4, 1)) {
+    model_->to(device_);
+  }
+  void run_epoch(int batches) {
+    torch::Tensor correct = torch::zeros({}, device_);
+    for (int b = 0; b < batches; ++b) {
+      auto x = torch::randn({8, 4}).to(device_);
+      correct += (model_(x) > 0.5).sum();
+    }
+    acc_history_.push_back(correct / (8.0 * batches));
+  }
+  std::vector<float> plot() const {
+    std::vector<float> points;
+    for (const auto &acc : acc_history_)
+      points.push_back(acc.data_ptr<float>()[0]);
+      // CHECK: :[[@LINE-1]]:28: warning: 'acc' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+      // CHECK: :[[@LINE-17]]:17: note: 'device_' is a CUDA device when 'torch::cuda::is_available()' is true
+      // CHECK: :[[@LINE-13]]:29: note: 'correct' is created on 'device_' here
+      // CHECK: :[[@LINE-9]]:18: note: an element is added to 'acc_history_' here
+      // CHECK: :[[@LINE-6]]:22: note: 'acc' is assigned here
+    return points;
+  }
+  torch::Device device_;
+  torch::nn::Linear model_;
+  std::vector<torch::Tensor> acc_history_;
+};
+
+struct FixedTrainer {
+  FixedTrainer() : device_(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU) {}
+  void run_epoch() {
+    torch::Tensor correct = torch::zeros({}, device_);
+    acc_history_.push_back(correct.item<double>());
+    host_only_.push_back(torch::zeros({1}));
+  }
+  double plot() const {
+    return acc_history_.back() + host_only_.back().data_ptr<float>()[0];
+  }
+  torch::Device device_;
+  std::vector<double> acc_history_;
+  std::vector<torch::Tensor> host_only_;
+};
+
+// A struct member filled on the device, read on the host elsewhere.
+struct Stats {
+  torch::Tensor correct;
+  torch::Tensor seen;
+};
+void fill(Stats &s, const torch::Tensor &pred) {
+  s.correct = (pred > 0.5).sum().cuda();
+  s.seen = torch::ones({1});
+}
+float report(const Stats &s) {
+  return s.correct.data_ptr<float>()[0] + s.seen.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:20: warning: 's.correct' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-6]]:34: note: the tensor is moved to a CUDA device here
+  // CHECK: :[[@LINE-7]]:13: note: 's.correct' is assigned here
+}
+
+// Lambdas: a capture on the device read inside; one that moves to the host.
+float lambdas() {
+  auto w = torch::ones({3}).cuda();
+  auto read = [&w] { return w.data_ptr<float>()[0]; };
+  // CHECK: :[[@LINE-1]]:31: warning: 'w' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:29: note: 'w' is moved to a CUDA device here
+  auto safe = [w] { return w.cpu().data_ptr<float>()[0]; };
+  return read() + safe();
+}
+
+// Module parameters: written on the host before the move, read after it.
+void init_then_move(torch::nn::Linear &fc) {
+  for (auto &p : fc->parameters())
+    p.data_ptr<float>()[0] = 0.0f;
+  fc->to(torch::kCUDA);
+  for (auto &p : fc->parameters())
+    p.data_ptr<float>()[0] = 1.0f;
+    // CHECK: :[[@LINE-1]]:7: warning: 'p' is on a CUDA device when its memory is written on the host here [devplace-host-sink]
+    // CHECK: :[[@LINE-4]]:7: note: 'fc' is moved to 'torch::kCUDA' here
+    // CHECK: :[[@LINE-4]]:14: note: 'p' is assigned here
+}
