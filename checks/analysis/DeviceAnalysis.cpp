@@ -250,6 +250,32 @@ private:
   // the range's value where it was evaluated.
   llvm::DenseMap<const VarDecl *, const VarDecl *> RangeLoopVars;
   llvm::DenseMap<const VarDecl *, Fact> RangeValues;
+  // std::pair / std::tuple variables: one fact per element (joined over the
+  // function), so that a (device, host) pair keeps its host element host.
+  llvm::DenseMap<const ValueDecl *, llvm::SmallVector<Fact, 2>> Elements;
+  // Loop variables that iterate a map: `.second` is one of its values.
+  llvm::DenseSet<const VarDecl *> MapEntries;
+
+  static bool isTupleLike(QualType T) {
+    const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+    if (!RD)
+      return false;
+    std::string N = qualifiedName(RD);
+    return N == "std::pair" || N == "std::tuple";
+  }
+  /// The element facts of a tuple-like expression, when they are known.
+  std::optional<llvm::SmallVector<Fact, 2>> elementFacts(const Expr *E);
+  /// Element \p I of the tuple-like value \p Obj; unknown (silent) when the
+  /// elements cannot be told apart.
+  Fact elementOf(const Expr *Obj, unsigned I);
+  void bindElements(const VarDecl *VD, const Expr *Init);
+  void setElements(const ValueDecl *K, llvm::ArrayRef<Fact> Facts) {
+    auto &Slot = Elements[K];
+    if (Slot.size() < Facts.size())
+      Slot.resize(Facts.size());
+    for (unsigned I = 0; I < Facts.size(); ++I)
+      Slot[I] = join(Slot[I], Facts[I]);
+  }
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
   llvm::DenseSet<const ValueDecl *> AliasTargets;
   // Arms of conditional operators, and their values where they ran.
@@ -390,7 +416,8 @@ private:
         return *F;
     if (isa<FieldDecl>(Key) ||
         (isa<VarDecl>(Key) && cast<VarDecl>(Key)->hasGlobalStorage())) {
-      return Fact::unknown(makeStep(Step::UnknownOrigin, Use->getExprLoc(),
+      return Fact::unknown(makeStep(Step::UnknownOrigin,
+                                    Use ? Use->getExprLoc() : Key->getLocation(),
                                     Key->getName(), "", nullptr));
     }
     return Fact{};
@@ -551,6 +578,8 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
         return Fact{};
       return evalDeviceConstant(E, EC->getName() != "CPU");
     }
+    if (const auto *BD = dyn_cast<BindingDecl>(D))
+      return lookup(BD, E);
     if (const auto *VD = dyn_cast<VarDecl>(D)) {
       DeviceCarrier C = classifyType(VD->getType());
       if (C == DeviceCarrier::None)
@@ -565,6 +594,19 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
       }
       return lookup(canonical(VD), E);
     }
+    return Fact{};
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E);
+      ME && isTupleLike(ME->getBase()->getType()) &&
+      classifyType(ME->getType()) != DeviceCarrier::None) {
+    StringRef N = ME->getMemberDecl()->getName();
+    if (N == "first" || N == "second")
+      return elementOf(ME->getBase(), N == "second");
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (classifyType(AS->getType()) != DeviceCarrier::None &&
+        classifyType(AS->getBase()->getType()) == DeviceCarrier::Container)
+      return eval(AS->getBase()); // an element of an array of tensors
     return Fact{};
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
@@ -894,6 +936,14 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
   if (QName == "std::move" || QName == "std::forward" || QName == "std::ref" ||
       QName == "std::cref")
     return CE->getNumArgs() == 1 ? eval(CE->getArg(0)) : Fact{};
+  if (QName == "std::get" && CE->getNumArgs() == 1 && Callee &&
+      isTupleLike(CE->getArg(0)->getType())) {
+    // std::get<I>(t): the index is the first template argument.
+    if (const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
+        Args && Args->size() >= 1 && Args->get(0).getKind() == TemplateArgument::Integral)
+      return elementOf(CE->getArg(0), Args->get(0).getAsIntegral().getZExtValue());
+    return Fact::unknown();
+  }
   if (RetC == DeviceCarrier::Pointer)
     return Fact{};
   if (RetC == DeviceCarrier::Module &&
@@ -1065,6 +1115,70 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
       return Guard(R, OnDevice == Equal);
   }
   return B;
+}
+
+std::optional<llvm::SmallVector<Fact, 2>>
+FunctionAnalyzer::elementFacts(const Expr *E) {
+  E = strip(E);
+  llvm::ArrayRef<const Expr *> Parts;
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    std::string N = calleeName(CE);
+    if (N != "std::make_pair" && N != "std::make_tuple" && N != "std::tie" &&
+        N != "std::forward_as_tuple")
+      return std::nullopt;
+    Parts = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && isTupleLike(CE->getType()) && CE->getNumArgs() >= 2) {
+    Parts = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+  } else if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    Parts = llvm::ArrayRef(IL->getInits(), IL->getNumInits());
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    auto It = Elements.find(DRE->getDecl());
+    if (It == Elements.end())
+      return std::nullopt;
+    return It->second;
+  } else {
+    return std::nullopt;
+  }
+  llvm::SmallVector<Fact, 2> Out;
+  for (const Expr *P : Parts)
+    Out.push_back(eval(P));
+  return Out;
+}
+
+void FunctionAnalyzer::bindElements(const VarDecl *VD, const Expr *Init) {
+  // auto [a, b] = …: each binding takes its element.
+  const auto *DD = dyn_cast<DecompositionDecl>(VD);
+  if (!DD)
+    return;
+  bool Tuple = isTupleLike(VD->getType());
+  std::optional<llvm::SmallVector<Fact, 2>> Facts;
+  if (Tuple && Init)
+    Facts = elementFacts(Init);
+  unsigned I = 0;
+  for (const BindingDecl *B : DD->bindings()) {
+    Fact BF = Fact::unknown();
+    if (Facts)
+      BF = I < Facts->size() ? (*Facts)[I] : Fact::unknown();
+    else if (Tuple && MapEntries.contains(VD) && I == 1)
+      BF = lookup(VD, nullptr); // a map's value
+    else if (!Tuple && B->getBinding())
+      BF = eval(B->getBinding()); // a struct's member, an array's element
+    if (classifyType(B->getType()) != DeviceCarrier::None)
+      assign(B, BF, B->getLocation(), false, nullptr);
+    ++I;
+  }
+}
+
+Fact FunctionAnalyzer::elementOf(const Expr *Obj, unsigned I) {
+  if (std::optional<llvm::SmallVector<Fact, 2>> Facts = elementFacts(Obj))
+    return I < Facts->size() ? (*Facts)[I] : Fact::unknown();
+  // A map's entry: its value is one of the map's values.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Obj)))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && MapEntries.contains(VD) && I == 1)
+      return eval(Obj);
+  return Fact::unknown();
 }
 
 void FunctionAnalyzer::noteSync(const Expr *Call, const Expr *Tensor,
@@ -1384,6 +1498,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
         auto R = RangeValues.find(VD);
         assign(VD, R != RangeValues.end() ? R->second : eval(It->second),
                VD->getLocation(), false, nullptr);
+        bindElements(VD, nullptr);
         continue;
       }
       // A reference to a tracked variable is that variable.
@@ -1401,6 +1516,10 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       Fact F = eval(Init);
       if (auto L = RangeLoopVars.find(VD); L != RangeLoopVars.end())
         RangeValues[L->second] = F;
+      if (isTupleLike(VD->getType()))
+        if (auto Facts = elementFacts(Init))
+          setElements(VD, *Facts);
+      bindElements(VD, Init);
       if (C == DeviceCarrier::Pointer && !F.hasInfo()) {
         Cur->Vals.erase(VD);
         continue;
@@ -1438,6 +1557,18 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       return;
   }
   if (LHS && RHS) {
+    if (const auto *Tie = dyn_cast<CallExpr>(strip(LHS));
+        Tie && calleeName(Tie) == "std::tie") {
+      for (unsigned I = 0; I < Tie->getNumArgs(); ++I)
+        if (const ValueDecl *K = keyOf(Tie->getArg(I)))
+          if (classifyType(K->getType()) != DeviceCarrier::None)
+            assign(K, elementOf(RHS, I), E->getExprLoc(), false, nullptr);
+      return;
+    }
+    if (isTupleLike(LHS->getType()))
+      if (const ValueDecl *K = keyOf(LHS))
+        if (auto Facts = elementFacts(RHS))
+          setElements(K, *Facts);
     if (const auto *ME = dyn_cast<MemberExpr>(strip(LHS));
         ME && !keyOf(LHS) && isa<FieldDecl>(ME->getMemberDecl()) &&
         classifyType(ME->getType()) != DeviceCarrier::None) {
@@ -1568,8 +1699,14 @@ void FunctionAnalyzer::run() {
   struct RangeForFinder : RecursiveASTVisitor<RangeForFinder> {
     llvm::DenseMap<const VarDecl *, const Expr *> *Out;
     llvm::DenseMap<const VarDecl *, const VarDecl *> *LoopVarsOut;
+    llvm::DenseSet<const VarDecl *> *MapEntriesOut;
     bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
       (*Out)[RF->getLoopVariable()] = RF->getRangeInit();
+      if (const auto *RD = RF->getRangeInit()->getType()->getAsCXXRecordDecl()) {
+        std::string N = qualifiedName(RD);
+        if (N == "std::map" || N == "std::unordered_map")
+          MapEntriesOut->insert(RF->getLoopVariable());
+      }
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(RF->getRangeStmt());
           DS && DS->isSingleDecl())
         if (const auto *Range = dyn_cast<VarDecl>(DS->getSingleDecl()))
@@ -1585,6 +1722,7 @@ void FunctionAnalyzer::run() {
   } Finder;
   Finder.Out = &RangeForInits;
   Finder.LoopVarsOut = &RangeLoopVars;
+  Finder.MapEntriesOut = &MapEntries;
   Finder.ArmsOut = &Arms;
   Finder.TraverseStmt(const_cast<Stmt *>(Body));
 

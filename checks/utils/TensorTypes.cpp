@@ -138,7 +138,14 @@ DeviceCarrier classifyType(QualType T) {
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
     if (!isStdContainer(RD))
       return DeviceCarrier::None;
+    llvm::SmallVector<TemplateArgument, 4> Args;
     for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
+      if (Arg.getKind() == TemplateArgument::Pack) // std::tuple<Ts...>
+        Args.append(Arg.pack_begin(), Arg.pack_end());
+      else
+        Args.push_back(Arg);
+    }
+    for (const TemplateArgument &Arg : Args) {
       if (Arg.getKind() != TemplateArgument::Type)
         continue;
       DeviceCarrier Inner = classifyType(Arg.getAsType());
