@@ -525,6 +525,12 @@ private:
   void report(HostAccess::Kind K, const Expr *Sink, const Expr *Operand,
               const Fact &F, StringRef Callee);
   void checkHelperCall(const Expr *E);
+  void applyParamMoves(const Expr *E);
+  bool isOutParam(const ParmVarDecl *P) {
+    QualType T = P->getType();
+    return T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+           classifyType(T) != DeviceCarrier::None;
+  }
   const HostAccess *Inner = nullptr; // set while reporting a Helper access
   std::string tensorNameOf(const Expr *Operand, const Fact &F) const;
 };
@@ -1380,6 +1386,39 @@ void FunctionAnalyzer::report(HostAccess::Kind K, const Expr *Sink,
   Out.Accesses.push_back(std::move(A));
 }
 
+void FunctionAnalyzer::applyParamMoves(const Expr *E) {
+  // `to_device(x)` with `void to_device(torch::Tensor &t) { t = t.cuda(); }`.
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (!CE)
+    return;
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
+      DA.InProgress.lookup(Def) ||
+      !SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))
+    return;
+  const FunctionResult &Sum = DA.analyze(Def);
+  unsigned First = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+  for (const auto &[Index, Exit] : Sum.ParamOut) {
+    if (Index + First >= CE->getNumArgs())
+      continue;
+    const ValueDecl *K = keyOf(CE->getArg(Index + First));
+    if (!K)
+      continue;
+    Fact F;
+    F.Host = Exit.Host ? AllValuations : 0;
+    F.Dev = Exit.Dev ? AllValuations : 0;
+    F.Unknown = Exit.Unknown;
+    for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
+      if (Exit.Params & (1u << I))
+        F = join(F, eval(CE->getArg(I + First)));
+    if (F.Dev)
+      F.Why = makeStep(Step::MovedByCall, CE->getExprLoc(), K->getName(),
+                       Def->getNameAsString(), Exit.Dev ? Exit.Why : F.Why);
+    Cur->Vals[K] = F;
+  }
+}
+
 void FunctionAnalyzer::checkHelperCall(const Expr *E) {
   // A call to a function of this file whose parameter reaches a host sink:
   // the device argument is reported at the call, the sink in a note.
@@ -1401,7 +1440,11 @@ void FunctionAnalyzer::checkHelperCall(const Expr *E) {
     const Expr *Arg = CE->getArg(Index + First);
     Fact F = eval(Arg);
     Inner = Sink;
-    report(HostAccess::Helper, CE, Arg, F, Def->getNameAsString());
+    // A lambda is named by the variable that holds it.
+    std::string Name = Def->getNameAsString();
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->getParent()->isLambda())
+      Name = First ? text(CE->getArg(0)) : "the lambda";
+    report(HostAccess::Helper, CE, Arg, F, Name);
     Inner = nullptr;
     if (F.Dev & Cur->Reach)
       return; // one report per call
@@ -1541,6 +1584,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
     ArmFacts[E] = Value;
   checkSinks(E);
   checkHelperCall(E);
+  applyParamMoves(E);
 
   // Writes to tracked variables.
   const Expr *LHS = nullptr, *RHS = nullptr;
@@ -1743,6 +1787,9 @@ void FunctionAnalyzer::run() {
         Step{Step::UnknownOrigin, P->getLocation(), DA.save(P->getName()),
              "", "", nullptr, 0};
     Entry.Vals[P] = F;
+    // Its value at the exit is part of the summary: keep it to the end.
+    if (isOutParam(P))
+      AliasTargets.insert(P);
   }
 
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
@@ -1823,6 +1870,19 @@ void FunctionAnalyzer::run() {
     return SM.isBeforeInTranslationUnit(A.Sink->getBeginLoc(),
                                         B.Sink->getBeginLoc());
   });
+  // By-reference parameters the function moves: their value at the exit.
+  const State &Exit = In[Graph->getExit().getBlockID()];
+  for (unsigned I = 0; I < FD->getNumParams() && I < 32; ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    if (!isOutParam(P) || !Exit.Reach)
+      continue;
+    auto It = const_cast<State &>(Exit).Vals.find(P);
+    if (It == const_cast<State &>(Exit).Vals.end())
+      continue;
+    const Fact &F = It->second;
+    if (F.Host || F.Dev)
+      Out.ParamOut.emplace_back(I, F);
+  }
   // Which parameters reach a sink: the first sink of each.
   uint32_t Seen = 0;
   for (const HostAccess &A : Out.Accesses)
@@ -1929,6 +1989,9 @@ std::string DeviceAnalysis::describe(const Step &S) {
     Msg = (Subject.empty() ? std::string("the tensor ") : Subject) +
           "comes from '" + S.Detail.str() + "', which returns " +
           (S.Prev ? "a result that may be on a CUDA device" : "a CUDA tensor");
+    break;
+  case Step::MovedByCall:
+    Msg = Subject + "is moved by '" + S.Detail.str() + "' here";
     break;
   case Step::UnknownOrigin:
     Msg = Subject + "comes from outside this function; its device is unknown";

@@ -52,6 +52,7 @@ struct Step {
     Inserted,       ///< the value is added to a container
     PointsInto,     ///< a raw pointer into the tensor's memory
     Returned,       ///< the result of a call
+    MovedByCall,    ///< a helper moved a variable passed by reference
     UnknownOrigin,  ///< a parameter or field whose device is not known
   };
   Kind K;
@@ -151,6 +152,9 @@ struct FunctionResult {
   /// Parameters whose memory reaches a host sink, with that sink (directly
   /// or through further calls): callers report device arguments there.
   std::vector<std::pair<unsigned, const HostAccess *>> ParamSinks;
+  /// Parameters passed by non-const reference that the function leaves with
+  /// another device: their value at the exit (callers update the argument).
+  std::vector<std::pair<unsigned, Fact>> ParamOut;
   bool Complete = true;  ///< false when a bound cut the analysis short
 };
 

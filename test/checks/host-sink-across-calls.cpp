@@ -112,3 +112,33 @@ void init_then_move(torch::nn::Linear &fc) {
     // CHECK: :[[@LINE-4]]:7: note: 'fc' is moved to 'torch::kCUDA' here
     // CHECK: :[[@LINE-4]]:14: note: 'p' is assigned here
 }
+
+// Helpers that move their argument in place, and lambdas given device tensors.
+void to_device(torch::Tensor &t) { t = t.cuda(); }
+void to_host(torch::Tensor &t) { t = t.cpu(); }
+void keep(torch::Tensor &t) { t.fill_(1); }
+float in_place_helpers() {
+  auto a = torch::ones({2});
+  to_device(a);
+  float x = a.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:15: warning: 'a' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-8]]:42: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:3: note: 'a' is moved by 'to_device' here
+  auto b = torch::ones({2}).cuda();
+  to_host(b);
+  float y = b.data_ptr<float>()[0];
+  auto c = torch::ones({2});
+  keep(c);
+  float z = c.data_ptr<float>()[0];
+  return x + y + z;
+}
+
+float lambda_parameters() {
+  auto read = [](const torch::Tensor &t) { return t.data_ptr<float>()[0]; };
+  float x = read(torch::ones({2}).cuda());
+  // CHECK: :[[@LINE-1]]:13: warning: 'torch::ones({2}).cuda()' is on a CUDA device when it is passed to 'read', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-2]]:35: note: the tensor is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:53: note: 't' reaches host code here, inside the helper
+  float y = read(torch::ones({2}));
+  return x + y;
+}
