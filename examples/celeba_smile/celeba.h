@@ -87,6 +87,16 @@ inline Options parseArgs(int argc, char **argv) {
   return O;
 }
 
+/// Parses the command line, or prints the error and the usage and exits
+/// with status 2.
+Options parseOrExit(int argc, char **argv);
+
+/// Prints a failure and returns the exit status for it.
+inline int fail(const std::exception &e) {
+  std::cerr << "error: " << e.what() << "\n";
+  return 1;
+}
+
 enum class Split { Train = 0, Valid = 1, Test = 2 };
 
 /// One CelebA split: image paths and the "Smiling" label (attribute 31).
@@ -195,6 +205,27 @@ private:
   std::mt19937_64 rng_; // the loaders run without worker threads
 };
 
+/// The training split, shuffled and stacked into batches, and its size.
+inline auto trainLoader(const Options &O) {
+  Index index = readIndex(O.data, Split::Train, O.train_size);
+  const size_t size = index.files.size();
+  auto loader = torch::data::make_data_loader<torch::data::samplers::RandomSampler>(
+      Dataset(std::move(index), true, 1).map(torch::data::transforms::Stack<>()),
+      O.batch_size);
+  return std::make_pair(std::move(loader), size);
+}
+
+/// The validation or test split, in order, stacked into batches, and its
+/// size.
+inline auto evalLoader(const Options &O, Split split, int64_t limit) {
+  Index index = readIndex(O.data, split, limit);
+  const size_t size = index.files.size();
+  auto loader = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
+      Dataset(std::move(index), false, 1).map(torch::data::transforms::Stack<>()),
+      O.batch_size);
+  return std::make_pair(std::move(loader), size);
+}
+
 /// Conv(3->32)-ReLU-MaxPool-Dropout-Conv(32->64)-ReLU-MaxPool-Dropout-
 /// Conv(64->128)-ReLU-MaxPool-Conv(128->256)-ReLU-AvgPool(8)-Flatten-
 /// Linear(256->1)-Sigmoid, as in the original program.
@@ -206,6 +237,16 @@ inline torch::nn::Sequential makeModel() {
       Conv2d(Conv2dOptions(64, 128, 3).padding(1)), ReLU(), MaxPool2d(2),
       Conv2d(Conv2dOptions(128, 256, 3).padding(1)), ReLU(), AvgPool2d(8),
       Flatten(), Linear(256, 1), Sigmoid());
+}
+
+inline Options parseOrExit(int argc, char **argv) {
+  try {
+    return parseArgs(argc, argv);
+  } catch (const std::exception &e) {
+    std::cerr << "error: " << e.what() << "\n";
+    usage(argv[0]);
+    std::exit(2);
+  }
 }
 
 inline torch::Device pickDevice(const std::string &choice) {

@@ -9,26 +9,13 @@
 #include <iostream>
 
 int main(int argc, char **argv) {
-  celeba::Options opt;
-  try {
-    opt = celeba::parseArgs(argc, argv);
-  } catch (const std::exception &e) {
-    std::cerr << "error: " << e.what() << "\n";
-    celeba::usage(argv[0]);
-    return 2;
-  }
+  const celeba::Options opt = celeba::parseOrExit(argc, argv);
   try {
     torch::manual_seed(1);
     torch::Device device = celeba::pickDevice(opt.device);
-    auto train_set = celeba::Dataset(celeba::readIndex(opt.data, celeba::Split::Train, opt.train_size), true, 1)
-                         .map(torch::data::transforms::Stack<>());
-    auto valid_set = celeba::Dataset(celeba::readIndex(opt.data, celeba::Split::Valid, opt.valid_size), false, 1)
-                         .map(torch::data::transforms::Stack<>());
-    const double n_train = static_cast<double>(train_set.size().value());
-    auto train_dl = torch::data::make_data_loader<torch::data::samplers::RandomSampler>(
-        std::move(train_set), opt.batch_size);
-    auto valid_dl = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
-        std::move(valid_set), opt.batch_size);
+    auto [train_dl, train_size] = celeba::trainLoader(opt);
+    auto [valid_dl, valid_size] = celeba::evalLoader(opt, celeba::Split::Valid, opt.valid_size);
+    const double n_train = static_cast<double>(train_size);
 
     torch::nn::Sequential model = celeba::makeModel();
     model->to(device);
@@ -80,15 +67,11 @@ int main(int argc, char **argv) {
                   history.host_syncs() - syncs_before, seconds);
       std::fflush(stdout);
     }
-    auto test_dl = torch::data::make_data_loader<torch::data::samplers::SequentialSampler>(
-        celeba::Dataset(celeba::readIndex(opt.data, celeba::Split::Test, opt.valid_size), false, 1)
-            .map(torch::data::transforms::Stack<>()),
-        opt.batch_size);
+    auto test_dl = celeba::evalLoader(opt, celeba::Split::Test, opt.valid_size).first;
     std::printf("test accuracy: %.4f\n", celeba::evaluate(model, *test_dl, device));
     torch::save(model, opt.out + "/model.pt");
   } catch (const std::exception &e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
+    return celeba::fail(e);
   }
   return 0;
 }
