@@ -51,7 +51,8 @@ void Catalogue::extend(llvm::StringSet<> &Set, llvm::StringRef List) {
     auto [Head, Tail] = List.split(';');
     for (llvm::StringRef Name : llvm::split(Head, ',')) {
       Name = Name.trim();
-      if (Name.consume_front("::"), !Name.empty())
+      Name.consume_front("::"); // "::mylib::f" names the same function
+      if (!Name.empty())
         Set.insert(Name);
     }
     List = Tail;
