@@ -501,6 +501,25 @@ private:
     return keyOf(Obj);
   }
 
+  /// The module variable a member chain starts from: `net` in
+  /// `net->fc->weight`.
+  const ValueDecl *moduleRootOf(const Expr *Base) {
+    for (unsigned Depth = 0; Base && Depth < 8; ++Depth) {
+      Base = strip(Base);
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Base);
+          OC && OC->getOperator() == OO_Arrow)
+        Base = OC->getArg(0);
+      else if (const auto *ME = dyn_cast<MemberExpr>(Base))
+        Base = ME->getBase();
+      else if (isa<DeclRefExpr>(Base))
+        return classifyType(Base->getType()) == DeviceCarrier::Module ? keyOf(Base)
+                                                                      : nullptr;
+      else
+        return nullptr;
+    }
+    return nullptr;
+  }
+
   void checkMismatch(const Expr *Where, const Expr *A, const Expr *B,
                      DeviceMismatch::Kind K);
   void checkOperation(const Expr *E);
@@ -619,6 +638,15 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
     if (const ValueDecl *K = keyOf(ME))
       if (classifyType(ME->getType()) != DeviceCarrier::None)
         return lookup(K, E);
+    // A member of a module reached through a module variable
+    // (`net->fc->weight`): registered members move with the module.
+    if (DeviceCarrier C = classifyType(ME->getType());
+        C == DeviceCarrier::Tensor || C == DeviceCarrier::Module)
+      if (const ValueDecl *Root = moduleRootOf(ME->getBase())) {
+        Fact M = lookup(Root, E);
+        if (M.Dev)
+          return M;
+      }
     // Members of other objects (stats.correct): the TU-wide summary.
     if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
         FD && classifyType(ME->getType()) != DeviceCarrier::None)
@@ -891,7 +919,8 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
   if (RetC == DeviceCarrier::None || RetC == DeviceCarrier::Pointer)
     return Fact{};
   // A module's parameters and buffers are where the module is.
-  if (Name == "parameters" || Name == "buffers")
+  if (Name == "parameters" || Name == "buffers" || Name == "named_parameters" ||
+      Name == "named_buffers")
     if (const ValueDecl *K = moduleKeyOf(Obj))
       return lookup(K, MC);
   // Any other method that returns a tensor (a module's forward, a holder's

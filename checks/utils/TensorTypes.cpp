@@ -87,7 +87,7 @@ static bool isStdContainer(const CXXRecordDecl *RD) {
       "std::vector", "std::deque", "std::list",  "std::array",
       "std::map",    "std::unordered_map", "std::pair", "std::tuple",
       "std::optional", "c10::optional", "c10::List", "std::initializer_list",
-      "c10::ArrayRef"};
+      "c10::ArrayRef", "torch::OrderedDict"};
   std::string N = qualifiedName(RD);
   for (const char *C : Names)
     if (N == C)
@@ -135,6 +135,14 @@ DeviceCarrier classifyType(QualType T) {
               Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
           Pointee && isNNModuleClass(Pointee))
         return DeviceCarrier::Module;
+  // An item of a torch::OrderedDict (named_parameters()) holds its value.
+  if (RD->getIdentifier() && RD->getName() == "Item")
+    if (const auto *Dict = dyn_cast<CXXRecordDecl>(RD->getDeclContext());
+        Dict && qualifiedName(Dict) == "torch::OrderedDict")
+      return classifyType(
+                 Dict->getASTContext().getRecordType(Dict)) == DeviceCarrier::Container
+                 ? DeviceCarrier::Container
+                 : DeviceCarrier::None;
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
     if (!isStdContainer(RD))
       return DeviceCarrier::None;

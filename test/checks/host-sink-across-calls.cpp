@@ -142,3 +142,29 @@ float lambda_parameters() {
   float y = read(torch::ones({2}));
   return x + y;
 }
+
+// named_parameters(), and registered members reached through a moved module.
+void named(torch::nn::Linear &fc) {
+  for (auto &p : fc->named_parameters())
+    p.value().data_ptr<float>()[0] = 0.0f;
+  fc->to(torch::kCUDA);
+  for (auto &p : fc->named_parameters())
+    p.value().data_ptr<float>()[0] = 1.0f;
+    // CHECK: :[[@LINE-1]]:15: warning: 'p.value()' is on a CUDA device when its memory is written on the host here [devplace-host-sink]
+    // CHECK: :[[@LINE-4]]:7: note: 'fc' is moved to 'torch::kCUDA' here
+    // CHECK: :[[@LINE-4]]:14: note: 'p' is assigned here
+}
+
+struct Head : torch::nn::Module {
+  Head() : fc(register_module("fc", torch::nn::Linear(2, 2))) {}
+  torch::nn::Linear fc;
+};
+float registered_member() {
+  auto net = std::make_shared<Head>();
+  float before = net->fc->weight.data_ptr<float>()[0];
+  net->to(torch::kCUDA);
+  float after = net->fc->weight.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:33: warning: 'net->fc->weight' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:8: note: 'net' is moved to 'torch::kCUDA' here
+  return before + after;
+}

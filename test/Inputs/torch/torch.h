@@ -318,6 +318,23 @@ void synchronize(int64_t device_index = -1);
 } // namespace cuda
 void manual_seed(uint64_t seed);
 
+// As in torch/ordered_dict.h.
+template <typename Key, typename Value> class OrderedDict {
+public:
+  class Item {
+  public:
+    Value &value();
+    const Value &value() const;
+    const Key &key() const;
+  };
+  Item *begin();
+  Item *end();
+  const Item *begin() const;
+  const Item *end() const;
+  Value &operator[](const Key &key);
+  size_t size() const;
+};
+
 namespace nn {
 template <typename Contained> class ModuleHolder;
 class Module {
@@ -326,6 +343,9 @@ public:
   void to(at::Device device, bool non_blocking = false);
   void to(at::ScalarType dtype, bool non_blocking = false);
   std::vector<at::Tensor> parameters(bool recurse = true) const;
+  OrderedDict<std::string, at::Tensor> named_parameters(bool recurse = true) const;
+  std::vector<at::Tensor> buffers(bool recurse = true) const;
+  OrderedDict<std::string, at::Tensor> named_buffers(bool recurse = true) const;
   void train(bool on = true);
   void eval();
   template <typename ModuleType>
