@@ -1958,18 +1958,32 @@ const FunctionResult &DeviceAnalysis::analyze(const FunctionDecl *FD) {
 }
 
 void DeviceAnalysis::analyzeAll(const std::vector<const FunctionDecl *> &Functions) {
+  auto Snapshot = [&] {
+    std::vector<std::pair<const FieldDecl *, std::pair<Mask, Mask>>> S;
+    for (const auto &[FD, F] : FieldFacts)
+      S.push_back({FD, {F.Host, F.Dev}});
+    llvm::sort(S, [](const auto &A, const auto &B) {
+      return std::less<const FieldDecl *>()(A.first, B.first);
+    });
+    return S;
+  };
   for (const FunctionDecl *FD : Functions)
     analyze(FD);
-  bool DeviceMembers = llvm::any_of(
-      FieldFacts, [](const auto &Entry) { return Entry.second.Dev != 0; });
-  if (!DeviceMembers)
-    return;
-  // Second round: reads of members now see every write. One round covers a
-  // member written in one method and read in another; values that travel
-  // through several members need more, and are not followed further.
-  Results.clear();
-  for (const FunctionDecl *FD : Functions)
-    analyze(FD);
+  // Members may pass device values to one another (a = b in one method,
+  // b = x.cuda() in another): analyse again until the member summaries stop
+  // changing. Summaries only grow, so this ends; the bound keeps it short.
+  for (unsigned Round = 0; Round < MaxMemberRounds; ++Round) {
+    bool DeviceMembers = llvm::any_of(
+        FieldFacts, [](const auto &Entry) { return Entry.second.Dev != 0; });
+    if (!DeviceMembers)
+      return;
+    auto Before = Snapshot();
+    Results.clear();
+    for (const FunctionDecl *FD : Functions)
+      analyze(FD);
+    if (Snapshot() == Before)
+      return;
+  }
 }
 
 std::string DeviceAnalysis::describe(const Step &S) {

@@ -176,7 +176,8 @@ public:
   /// Analyses all of \p Functions. Class members are summarised across the
   /// translation unit (the join of every value written to them, whichever
   /// object and method); when some member may hold a device value, the
-  /// functions are analysed a second time so that reads see those writes.
+  /// functions are analysed again (at most MaxMemberRounds times) until the
+  /// member summaries stop changing, so that reads see every write.
   void analyzeAll(const std::vector<const FunctionDecl *> &Functions);
 
   /// Renders a step as the text of a note.
@@ -206,6 +207,7 @@ private:
   llvm::DenseMap<const Type *, DeviceCarrier> Carriers;
   /// Per member, the join of the values written to it anywhere in the TU.
   llvm::DenseMap<const FieldDecl *, Fact> FieldFacts;
+  static constexpr unsigned MaxMemberRounds = 4;
   /// Per lambda class and captured variable, the value at the capture.
   llvm::DenseMap<std::pair<const CXXRecordDecl *, const VarDecl *>, Fact> CaptureFacts;
 };

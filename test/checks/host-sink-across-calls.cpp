@@ -168,3 +168,14 @@ float registered_member() {
   // CHECK: :[[@LINE-3]]:8: note: 'net' is moved to 'torch::kCUDA' here
   return before + after;
 }
+
+// A device value passed from member to member, across methods.
+struct Relay {
+  void latest() { b_ = a_; }
+  void produce(const torch::Tensor &x) { a_ = x.cuda(); }
+  float show() const { return b_.data_ptr<float>()[0]; }
+  // CHECK: :[[@LINE-1]]:34: warning: 'b_' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:49: note: 'a_' is moved to a CUDA device here
+  // CHECK: :[[@LINE-5]]:22: note: 'b_' is assigned here
+  torch::Tensor a_, b_;
+};
