@@ -112,6 +112,10 @@ bool isNullHolder(const Expr *Init) {
 
 void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
+  // This check reports an absence (no register_* call). After a compile
+  // error clang may skip function bodies, and the registrations with them.
+  if (Ctx.getDiagnostics().hasUncompilableErrorOccurred())
+    return;
   for (const CXXRecordDecl *RD : mainFileClasses(Ctx))
     if (!RD->isInvalidDecl() && isNNModuleClass(RD) &&
         qualifiedName(RD) != "torch::nn::Module")
