@@ -545,6 +545,25 @@ private:
               const Fact &F, StringRef Callee);
   void checkHelperCall(const Expr *E);
   void applyParamMoves(const Expr *E);
+  /// Where a callee's summary may be used: all non-system code, or only
+  /// the main file (where findings inside helpers can be shown).
+  enum class Scope { NonSystem, MainFile };
+  /// The definition behind \p CE whose summary can be used (a
+  /// non-dependent body in \p Where, not under analysis: recursion is cut),
+  /// or null. \p ArgShift is 1 when the call's first argument is the object
+  /// (a member operator call), so that parameter i is argument i + ArgShift.
+  const FunctionDecl *summarisable(const CallExpr *CE, const FunctionDecl *Callee,
+                                   Scope Where, unsigned &ArgShift) const {
+    const FunctionDecl *Def = nullptr;
+    if (!Callee || !Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
+        DA.InProgress.lookup(Def))
+      return nullptr;
+    if (Where == Scope::NonSystem ? SM.isInSystemHeader(Def->getLocation())
+                                  : !SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))
+      return nullptr;
+    ArgShift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+    return Def;
+  }
   bool isOutParam(const ParmVarDecl *P) {
     QualType T = P->getType();
     return T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
@@ -934,9 +953,9 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
 
 Fact FunctionAnalyzer::callSummary(const CallExpr *CE,
                                    const FunctionDecl *Callee) {
-  const FunctionDecl *Def = nullptr;
-  if (!Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
-      DA.InProgress.lookup(Def) || SM.isInSystemHeader(Def->getLocation())) {
+  unsigned First = 0;
+  const FunctionDecl *Def = summarisable(CE, Callee, Scope::NonSystem, First);
+  if (!Def) {
     Fact R = joinArgs(CE, /*TensorsOnly=*/true);
     return R.hasInfo() ? R : Fact::unknown();
   }
@@ -950,7 +969,6 @@ Fact FunctionAnalyzer::callSummary(const CallExpr *CE,
     R.Why = makeStep(Step::Returned, CE->getExprLoc(), "",
                      Def->getNameAsString(), Sum.Return.Why);
   }
-  unsigned First = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
   for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
     if (Sum.Return.Params & (1u << I))
       R = join(R, eval(CE->getArg(I + First)));
@@ -1420,14 +1438,12 @@ void FunctionAnalyzer::applyParamMoves(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
   if (!CE)
     return;
-  const FunctionDecl *Callee = CE->getDirectCallee();
-  const FunctionDecl *Def = nullptr;
-  if (!Callee || !Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
-      DA.InProgress.lookup(Def) ||
-      !SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))
+  unsigned First = 0;
+  const FunctionDecl *Def =
+      summarisable(CE, CE->getDirectCallee(), Scope::MainFile, First);
+  if (!Def)
     return;
   const FunctionResult &Sum = DA.analyze(Def);
-  unsigned First = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
   for (const auto &[Index, Exit] : Sum.ParamOut) {
     if (Index + First >= CE->getNumArgs())
       continue;
@@ -1454,15 +1470,14 @@ void FunctionAnalyzer::checkHelperCall(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
   if (!CE || !Reporting)
     return;
-  const FunctionDecl *Callee = CE->getDirectCallee();
-  const FunctionDecl *Def = nullptr;
-  if (!Callee || !Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
-      DA.InProgress.lookup(Def) || !SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))
+  unsigned First = 0;
+  const FunctionDecl *Def =
+      summarisable(CE, CE->getDirectCallee(), Scope::MainFile, First);
+  if (!Def)
     return;
   const FunctionResult &Sum = DA.analyze(Def);
   if (Sum.ParamSinks.empty())
     return;
-  unsigned First = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
   for (const auto &[Index, Sink] : Sum.ParamSinks) {
     if (Index + First >= CE->getNumArgs())
       continue;
