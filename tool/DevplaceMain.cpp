@@ -6,10 +6,21 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Baseline.h"
+#include "ProjectRun.h"
+#include "Reports.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
-#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Threading.h"
+#include <chrono>
+#include <map>
+#include <optional>
+#include <set>
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -22,6 +33,7 @@
 using namespace clang;
 using namespace clang::tidy;
 using namespace llvm;
+using namespace devplace;
 
 namespace clang::tidy {
 extern volatile int DevplaceModuleAnchorSource;
@@ -34,6 +46,10 @@ static cl::OptionCategory DevplaceCategory("devplace options");
 static const char Overview[] =
     "devplace finds device-placement bugs in LibTorch code: tensors that are\n"
     "or may be on a CUDA device when host code touches their memory.\n"
+    "\n"
+    "With -p BUILD_DIR and no files, every file of BUILD_DIR's\n"
+    "compile_commands.json is analysed, in parallel; arguments with *, ? or [\n"
+    "select files of the database by glob.\n"
     "\n"
     "Exit status: 0 when nothing is reported, 1 when findings are reported,\n"
     "2 for usage errors and for files that cannot be analysed.\n";
@@ -73,8 +89,42 @@ static cl::opt<bool> ListChecks("list-checks",
 static cl::opt<bool> DumpConfig("dump-config",
                                 cl::desc("Print the effective configuration."),
                                 cl::init(false), cl::cat(DevplaceCategory));
-static cl::opt<bool> Quiet("quiet", cl::desc("Do not print the summary line."),
+static cl::opt<bool> Quiet("quiet",
+                           cl::desc("Print neither progress nor the summary line."),
                            cl::init(false), cl::cat(DevplaceCategory));
+static cl::list<std::string> SourcePaths(cl::Positional,
+                                         cl::desc("[<file or glob> ...]"),
+                                         cl::cat(DevplaceCategory));
+static cl::opt<std::string>
+    BuildPath("p", cl::desc("Build directory holding compile_commands.json."),
+              cl::value_desc("build-dir"), cl::cat(DevplaceCategory));
+static cl::list<std::string>
+    Exclude("exclude", cl::desc("Skip database files matching this glob."),
+            cl::value_desc("glob"), cl::cat(DevplaceCategory));
+static cl::opt<unsigned>
+    Jobs("j", cl::desc("Files analysed in parallel (default: the number of cores)."),
+         cl::init(0), cl::cat(DevplaceCategory));
+enum class OutputFormat { Text, Sarif, Json };
+static cl::opt<OutputFormat> Format(
+    "format", cl::desc("Report format."), cl::init(OutputFormat::Text),
+    cl::values(clEnumValN(OutputFormat::Text, "text", "clang-tidy's diagnostics"),
+               clEnumValN(OutputFormat::Sarif, "sarif", "SARIF 2.1.0"),
+               clEnumValN(OutputFormat::Json, "json", "devplace's JSON")),
+    cl::cat(DevplaceCategory));
+static cl::opt<std::string>
+    Output("output", cl::desc("Write the report to this file instead of stdout."),
+           cl::value_desc("file"), cl::cat(DevplaceCategory));
+static cl::opt<std::string> BaselineFile(
+    "baseline", cl::desc("Report only findings that are not in this baseline."),
+    cl::value_desc("file"), cl::cat(DevplaceCategory));
+static cl::opt<std::string> WriteBaseline(
+    "write-baseline", cl::desc("Record this run's findings as the baseline."),
+    cl::value_desc("file"), cl::cat(DevplaceCategory));
+static cl::opt<std::string> DocUrl(
+    "doc-url",
+    cl::desc("Base URL of the check pages for SARIF help links (default: the\n"
+             "installed docs)."),
+    cl::value_desc("url"), cl::cat(DevplaceCategory));
 
 static void printVersion(raw_ostream &OS) {
   OS << "devplace " << DEVPLACE_VERSION << " (clang-tidy engine "
@@ -137,19 +187,154 @@ makeOptionsProvider(std::string &Error) {
       std::move(OverrideOptions), vfs::getRealFileSystem());
 }
 
+static bool isGlob(StringRef Arg) { return Arg.find_first_of("*?[") != StringRef::npos; }
+
+static std::string currentDirectory() {
+  SmallString<256> CWD;
+  sys::fs::current_path(CWD);
+  return std::string(CWD);
+}
+
+/// Help links for SARIF: --doc-url, else the installed docs next to this
+/// binary, else the source tree's docs.
+static std::string docBaseUri(const char *Argv0) {
+  if (!DocUrl.empty())
+    return StringRef(DocUrl).ends_with("/") ? DocUrl : DocUrl + "/";
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&docBaseUri);
+  SmallString<256> Installed(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Installed, "share", "doc", "devplace", "checks");
+  std::string Dir = sys::fs::is_directory(Installed)
+                        ? std::string(Installed)
+                        : std::string(DEVPLACE_SOURCE_DIR "/docs/checks");
+  return "file://" + Dir + "/";
+}
+
+/// The files to analyse: the arguments that are files, and the database's
+/// files matching the arguments that are globs (all of them when there are
+/// no arguments), less --exclude.
+static std::optional<std::vector<std::string>>
+selectFiles(const tooling::CompilationDatabase &DB, bool FromDatabase,
+            std::string &Error) {
+  std::vector<GlobPattern> Include, Skip;
+  for (const auto *List : {&SourcePaths, &Exclude})
+    for (const std::string &G : *List) {
+      if (List == &SourcePaths && !isGlob(G))
+        continue;
+      auto P = GlobPattern::create(G);
+      if (!P) {
+        Error = "invalid glob '" + G + "': " + toString(P.takeError());
+        return std::nullopt;
+      }
+      (List == &SourcePaths ? Include : Skip).push_back(std::move(*P));
+    }
+  std::string CWD = currentDirectory();
+  auto Matches = [&](const std::vector<GlobPattern> &Globs, StringRef Abs) {
+    std::string Rel = relativeTo(Abs, CWD);
+    for (const GlobPattern &G : Globs)
+      if (G.match(Abs) || G.match(Rel))
+        return true;
+    return false;
+  };
+  std::vector<std::string> Files;
+  std::set<std::string> Seen;
+  for (const std::string &Arg : SourcePaths) {
+    if (isGlob(Arg))
+      continue;
+    if (!sys::fs::exists(Arg)) {
+      Error = "no such file: '" + Arg + "'";
+      return std::nullopt;
+    }
+    std::string Abs = absolutePath(Arg, "");
+    if (FromDatabase && DB.getCompileCommands(Abs).empty()) {
+      Error = "'" + Arg + "' is not in the compilation database; add it to the "
+              "build, or give its flags after --";
+      return std::nullopt;
+    }
+    if (!Matches(Skip, Abs) && Seen.insert(Abs).second)
+      Files.push_back(Abs);
+  }
+  if (FromDatabase && (Include.size() || SourcePaths.empty()))
+    for (const std::string &F : DB.getAllFiles()) {
+      std::string Abs = absolutePath(F, "");
+      if ((SourcePaths.empty() || Matches(Include, Abs)) && !Matches(Skip, Abs) &&
+          Seen.insert(Abs).second)
+        Files.push_back(Abs);
+    }
+  return Files;
+}
+
+static std::string plural(size_t N, StringRef One, StringRef Many) {
+  return std::to_string(N) + " " + (N == 1 ? One : Many).str();
+}
+
+static std::string summaryLine(const RunReport &R) {
+  std::string S = "devplace: " + plural(R.Files, "file", "files") + ", " +
+                  plural(R.Findings.size(), "finding", "findings");
+  std::map<std::string, unsigned> PerCheck;
+  for (const Finding &F : R.Findings)
+    ++PerCheck[StringRef(F.Check).starts_with("devplace-") ? F.Check.substr(9) : F.Check];
+  if (!PerCheck.empty()) {
+    S += " (";
+    for (auto It = PerCheck.begin(); It != PerCheck.end(); ++It)
+      S += (It == PerCheck.begin() ? "" : ", ") + It->first + " " +
+           std::to_string(It->second);
+    S += ")";
+  }
+  if (!BaselineFile.empty())
+    S += ", " + std::to_string(R.Suppressed) + " suppressed by the baseline";
+  if (!R.Failed.empty()) {
+    S += ", " + plural(R.Failed.size(), "file", "files") + " failed to parse:";
+    for (const FailedFile &F : R.Failed)
+      S += " " + relativeTo(F.File, R.BaseDir);
+  }
+  if (!R.Remarks.empty())
+    S += ", " + plural(R.Remarks.size(), "function", "functions") +
+         " cut short (see the remarks)";
+  return S + formatv(", {0:f1} s", R.Seconds).str();
+}
+
+/// A progress line on a terminal, rewritten in place.
+class Progress {
+public:
+  Progress(size_t Total)
+      : Total(Total), Shown(!Quiet && Total > 1 && sys::Process::StandardErrIsDisplayed()) {}
+  void fileDone(StringRef File) {
+    if (!Shown)
+      return;
+    errs() << "\r\x1b[K[" << ++Done << "/" << Total << "] "
+           << sys::path::filename(File);
+    errs().flush();
+  }
+  void clear() {
+    if (Shown)
+      errs() << "\r\x1b[K";
+  }
+
+private:
+  size_t Total, Done = 0;
+  bool Shown;
+};
+
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(DevplaceCategory);
 
+  // Flags after `--` are the compile command, as for clang-tidy.
+  std::string DBError;
+  std::unique_ptr<tooling::CompilationDatabase> Compilations =
+      tooling::FixedCompilationDatabase::loadFromCommandLine(argc, argv, DBError);
+  if (!DBError.empty())
+    return usageError(DBError);
   std::string ParseErrors;
-  raw_string_ostream ErrOS(ParseErrors);
-  auto Parser = tooling::CommonOptionsParser::create(
-      argc, argv, DevplaceCategory, cl::ZeroOrMore, Overview);
-  if (!Parser) {
-    WithColor::error(errs(), "devplace") << toString(Parser.takeError());
-    errs() << "run 'devplace --help' for usage\n";
-    return 2;
+  raw_string_ostream ParseOS(ParseErrors);
+  if (!cl::ParseCommandLineOptions(argc, argv, Overview, &ParseOS)) {
+    // LLVM writes "<argv0>: <problem>.  Try: '<argv0> --help'": keep the problem.
+    StringRef Problem = StringRef(ParseErrors).trim().split('\n').first;
+    Problem = Problem.split(": ").second.split("  Try:").first.rtrim(" .!");
+    if (Problem.empty()) // a value parser already printed its one line
+      return 2;
+    return usageError(Problem + "; run 'devplace --help' for usage");
   }
 
   std::string Error;
@@ -157,17 +342,18 @@ int main(int argc, const char **argv) {
   if (!Provider)
     return usageError(Error);
 
-  std::vector<std::string> Files = Parser->getSourcePathList();
-  std::string FileForOptions = Files.empty() ? "dummy.cpp" : Files.front();
-  SmallString<256> AbsFile(FileForOptions);
-  sys::fs::make_absolute(AbsFile);
-  ClangTidyOptions Effective = Provider->getOptions(AbsFile);
+  std::string FileForOptions = "dummy.cpp";
+  for (const std::string &A : SourcePaths)
+    if (!isGlob(A)) {
+      FileForOptions = A;
+      break;
+    }
+  ClangTidyOptions Effective = Provider->getOptions(absolutePath(FileForOptions, ""));
   std::vector<std::string> Enabled = getCheckNames(Effective, false);
 
   if (DumpConfig) {
     Effective.CheckOptions = getCheckOptions(Effective, false);
-    outs() << configurationAsText(ClangTidyOptions::getDefaults().merge(
-                  Effective, 0))
+    outs() << configurationAsText(ClangTidyOptions::getDefaults().merge(Effective, 0))
            << "\n";
     return 0;
   }
@@ -178,51 +364,158 @@ int main(int argc, const char **argv) {
     outs() << "\n\n";
     return 0;
   }
-  if (Files.empty())
-    return usageError("no input files; give source files, or see --help");
   if (Enabled.empty())
     return usageError("no checks enabled by --checks '" + Checks +
                       "' and the configuration");
-  for (const std::string &F : Files)
-    if (!sys::fs::exists(F))
-      return usageError("no such file: '" + F + "'");
 
-  auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(
-      vfs::getRealFileSystem());
-  ClangTidyContext Context(std::move(Provider));
-  std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, Parser->getCompilations(), Files, BaseFS,
-                   Fix || !ExportFixes.empty());
-
-  unsigned CompilerErrors = 0, Findings = 0;
-  for (const ClangTidyError &E : Errors) {
-    if (E.DiagnosticName.find("clang-diagnostic-error") == 0 ||
-        E.DiagLevel == ClangTidyError::Error)
-      ++CompilerErrors;
-    else
-      ++Findings;
+  bool FromDatabase = !Compilations;
+  if (!Compilations) {
+    if (!BuildPath.empty()) {
+      Compilations = tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, DBError);
+      if (!Compilations)
+        return usageError("no compilation database in '" + BuildPath +
+                          "' or above it: " + StringRef(DBError).trim());
+    } else if (SourcePaths.empty()) {
+      return usageError("no input files; give source files, or -p BUILD_DIR to "
+                        "analyse a whole project (see --help)");
+    } else {
+      for (const std::string &A : SourcePaths)
+        if (!isGlob(A) && !sys::fs::exists(A))
+          return usageError("no such file: '" + A + "'");
+      Compilations = tooling::CompilationDatabase::autoDetectFromSource(
+          absolutePath(SourcePaths.front(), ""), DBError);
+      if (!Compilations)
+        return usageError("no compile_commands.json found for '" + SourcePaths.front() +
+                          "' in its directory or above; give -p BUILD_DIR, or the "
+                          "compiler flags after --");
+    }
   }
-  unsigned WErrors = 0;
-  handleErrors(Errors, Context, Fix ? FB_Fix : FB_NoFix, WErrors, BaseFS);
+  std::optional<std::vector<std::string>> Files =
+      selectFiles(*Compilations, FromDatabase, Error);
+  if (!Files)
+    return usageError(Error);
+  if (Files->empty())
+    return usageError("no files to analyse: nothing in the compilation database "
+                      "matches the arguments");
 
+  std::optional<Baseline> Known;
+  if (!BaselineFile.empty()) {
+    auto Loaded = Baseline::load(BaselineFile);
+    if (!Loaded)
+      return usageError(toString(Loaded.takeError()));
+    Known.emplace(std::move(*Loaded));
+  }
+
+  RunReport Report;
+  Report.Checks = Enabled;
+  Report.Files = Files->size();
+  Report.BaseDir = currentDirectory();
+  Report.DocBaseUri = docBaseUri(argv[0]);
+  SourceCache Sources;
+  std::vector<Finding> AllFindings; // before the baseline, for --write-baseline
+  std::vector<ClangTidyError> Kept; // what --fix and --export-fixes apply
+  std::set<std::string> Analysed;
+  bool StreamText = Format == OutputFormat::Text && Output.empty() && !Fix;
+  ClangTidyContext PrintContext(makeOptionsProvider(Error));
+  auto BaseFS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::getRealFileSystem());
+  Progress Bar(Files->size());
+  auto Start = std::chrono::steady_clock::now();
+
+  auto OnFileDone = [&](FileResult &R) {
+    Analysed.insert(R.File);
+    std::vector<Finding> Found = makeFindings(R.Errors, R.Functions, Sources);
+    assignFingerprints(Found, Report.BaseDir);
+    std::vector<ClangTidyError> Shown;
+    FailedFile Failure{R.File, {}};
+    for (size_t I = 0; I < Found.size(); ++I) {
+      Finding &F = Found[I];
+      bool CompilerDiag = StringRef(F.Check).starts_with("clang-diagnostic-");
+      if (CompilerDiag && F.Level == "error") {
+        Failure.Errors.push_back(F);
+      } else if (F.Level == "remark") {
+        Report.Remarks.push_back(F);
+      } else {
+        AllFindings.push_back(F);
+        if (Known && !CompilerDiag && Known->absorbs(F)) {
+          ++Report.Suppressed;
+          continue;
+        }
+        Report.Findings.push_back(F);
+      }
+      Shown.push_back(R.Errors[I]);
+    }
+    if (R.ParseFailed)
+      Report.Failed.push_back(std::move(Failure));
+    Kept.insert(Kept.end(), Shown.begin(), Shown.end());
+    Bar.fileDone(R.File);
+    if (StreamText && !Shown.empty()) {
+      Bar.clear();
+      unsigned WErrors = 0;
+      handleErrors(Shown, PrintContext, FB_NoFix, WErrors, BaseFS);
+    }
+  };
+  unsigned Threads = Jobs ? Jobs : hardware_concurrency().compute_thread_count();
+  analyseFiles(*Files, *Compilations, [] {
+    std::string Ignored; // the configuration was read once above
+    return makeOptionsProvider(Ignored);
+  }, Fix || !ExportFixes.empty(), Threads, OnFileDone);
+  Bar.clear();
+  Report.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  auto ByPosition = [](const Finding &A, const Finding &B) {
+    return std::tie(A.Where.File, A.Where.Line, A.Where.Column, A.Check) <
+           std::tie(B.Where.File, B.Where.Line, B.Where.Column, B.Check);
+  };
+  llvm::sort(Report.Findings, ByPosition);
+  llvm::sort(Report.Remarks, ByPosition);
+  llvm::sort(Report.Failed, [](const FailedFile &A, const FailedFile &B) {
+    return A.File < B.File;
+  });
+  if (Known)
+    Report.StaleBaselineEntries = Known->stale(Analysed);
+
+  if (Fix) {
+    unsigned WErrors = 0;
+    handleErrors(Kept, PrintContext, FB_Fix, WErrors, BaseFS);
+  }
   if (!ExportFixes.empty()) {
     std::error_code EC;
     raw_fd_ostream OS(ExportFixes, EC, sys::fs::OF_None);
     if (EC)
       return usageError("cannot write '" + ExportFixes + "': " + EC.message());
-    exportReplacements(Files.front(), Errors, OS);
+    exportReplacements(Files->front(), Kept, OS);
   }
-
-  if (!Quiet)
-    errs() << "devplace: " << Files.size()
-           << (Files.size() == 1 ? " file, " : " files, ") << Findings
-           << (Findings == 1 ? " finding" : " findings")
-           << (CompilerErrors ? ", " + std::to_string(CompilerErrors) +
-                                    " compiler error(s): the file could not "
-                                    "be analysed"
-                              : std::string())
-           << "\n";
-  if (CompilerErrors)
+  if (!StreamText && (Format != OutputFormat::Text || !Output.empty())) {
+    std::error_code EC;
+    std::optional<raw_fd_ostream> File;
+    if (!Output.empty()) {
+      File.emplace(Output, EC, sys::fs::OF_Text);
+      if (EC)
+        return usageError("cannot write '" + Output + "': " + EC.message());
+    }
+    raw_ostream &OS = File ? static_cast<raw_ostream &>(*File) : outs();
+    if (Format == OutputFormat::Sarif)
+      writeSarif(Report, OS);
+    else if (Format == OutputFormat::Json)
+      writeJson(Report, OS);
+    else
+      writePlainText(Report, OS);
+  }
+  if (!WriteBaseline.empty()) {
+    if (llvm::Error E = Baseline::write(WriteBaseline, AllFindings))
+      return usageError(toString(std::move(E)));
+    if (!Quiet)
+      errs() << "devplace: wrote " << plural(AllFindings.size(), "finding", "findings")
+             << " to the baseline '" << WriteBaseline << "'\n";
+  }
+  if (!Quiet) {
+    for (const std::string &S : Report.StaleBaselineEntries)
+      errs() << "devplace: baseline entry matches nothing any more: " << S << "\n";
+    errs() << summaryLine(Report) << "\n";
+  }
+  if (!Report.Failed.empty())
     return 2;
-  return Findings ? 1 : 0;
+  if (!WriteBaseline.empty())
+    return 0;
+  return Report.Findings.empty() ? 0 : 1;
 }

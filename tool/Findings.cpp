@@ -1,0 +1,152 @@
+//===--- Findings.cpp - ClangTidyErrors into keyed findings ---------------===//
+
+#include "Findings.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+#include <algorithm>
+
+using namespace llvm;
+using clang::tidy::ClangTidyError;
+
+namespace devplace {
+
+std::string Finding::key(StringRef RelativeFile) const {
+  return Check + "|" + RelativeFile.str() + "|" + Function + "|" + Snippet;
+}
+
+StringRef SourceCache::text(StringRef AbsPath) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Files.find(AbsPath);
+  if (It == Files.end()) {
+    auto Buffer = MemoryBuffer::getFile(AbsPath, /*IsText=*/true);
+    It = Files.try_emplace(AbsPath, Buffer ? std::move(*Buffer) : nullptr).first;
+  }
+  return It->second ? It->second->getBuffer() : StringRef();
+}
+
+std::string absolutePath(StringRef Path, StringRef BuildDirectory) {
+  SmallString<256> Abs(Path);
+  if (!sys::path::is_absolute(Abs) && !BuildDirectory.empty()) {
+    SmallString<256> Joined(BuildDirectory);
+    sys::path::append(Joined, Abs);
+    Abs = Joined;
+  }
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
+}
+
+std::string relativeTo(StringRef Path, StringRef BaseDir) {
+  if (BaseDir.empty())
+    return Path.str();
+  SmallString<256> Base(BaseDir);
+  sys::path::remove_dots(Base, true);
+  StringRef Rest = Path;
+  if (!Rest.consume_front(Base) || (!Rest.empty() && !sys::path::is_separator(Rest.front())))
+    return Path.str();
+  return Rest.ltrim("/").str();
+}
+
+static SourcePoint pointAt(StringRef File, unsigned Offset, StringRef Text) {
+  SourcePoint P;
+  P.File = File.str();
+  if (Text.empty() || Offset > Text.size())
+    return P;
+  StringRef Before = Text.take_front(Offset);
+  P.Line = Before.count('\n') + 1;
+  size_t LineStart = Before.rfind('\n');
+  P.Column = Offset - (LineStart == StringRef::npos ? 0 : LineStart + 1) + 1;
+  return P;
+}
+
+/// The reported line without comments and whitespace: what stays the same
+/// when code around it is edited, re-indented or re-commented.
+static std::string normalisedLine(StringRef Text, unsigned Offset) {
+  if (Offset > Text.size())
+    return "";
+  size_t Begin = Text.take_front(Offset).rfind('\n');
+  Begin = Begin == StringRef::npos ? 0 : Begin + 1;
+  size_t End = Text.find('\n', Offset);
+  StringRef Line = Text.slice(Begin, End);
+  size_t Comment = Line.find("//");
+  if (Comment != StringRef::npos)
+    Line = Line.take_front(Comment);
+  std::string Out;
+  for (char C : Line)
+    if (!isSpace(C))
+      Out += C;
+  return Out;
+}
+
+static std::string enclosingFunction(const FunctionIndex &Functions,
+                                     StringRef File, unsigned Offset) {
+  auto It = Functions.find(File.str());
+  if (It == Functions.end())
+    return "";
+  const FunctionSpan *Best = nullptr;
+  for (const FunctionSpan &S : It->second)
+    if (S.Begin <= Offset && Offset <= S.End &&
+        (!Best || S.End - S.Begin < Best->End - Best->Begin))
+      Best = &S;
+  return Best ? Best->Name : "";
+}
+
+std::vector<Finding> makeFindings(ArrayRef<ClangTidyError> Errors,
+                                  const FunctionIndex &Functions,
+                                  SourceCache &Sources) {
+  std::vector<Finding> Out;
+  for (const ClangTidyError &E : Errors) {
+    Finding F;
+    F.Check = E.DiagnosticName;
+    F.Level = E.DiagLevel == ClangTidyError::Error    ? "error"
+              : E.DiagLevel == ClangTidyError::Remark ? "remark"
+                                                      : "warning";
+    F.Message = E.Message.Message;
+    if (!E.Message.FilePath.empty()) {
+      std::string File = absolutePath(E.Message.FilePath, E.BuildDirectory);
+      StringRef Text = Sources.text(File);
+      F.Where = pointAt(File, E.Message.FileOffset, Text);
+      F.Function = enclosingFunction(Functions, File, E.Message.FileOffset);
+      F.Snippet = normalisedLine(Text, E.Message.FileOffset);
+    }
+    for (const auto &N : E.Notes) {
+      Step S;
+      S.Message = N.Message;
+      if (!N.FilePath.empty()) {
+        std::string File = absolutePath(N.FilePath, E.BuildDirectory);
+        S.Where = pointAt(File, N.FileOffset, Sources.text(File));
+      }
+      F.Notes.push_back(std::move(S));
+    }
+    for (const auto &FileFix : E.Message.Fix) {
+      std::string File = absolutePath(FileFix.getKey(), E.BuildDirectory);
+      StringRef Text = Sources.text(File);
+      for (const auto &R : FileFix.getValue()) {
+        Edit Ed;
+        Ed.Offset = R.getOffset();
+        Ed.Length = R.getLength();
+        Ed.Begin = pointAt(File, Ed.Offset, Text);
+        Ed.End = pointAt(File, Ed.Offset + Ed.Length, Text);
+        Ed.Text = R.getReplacementText().str();
+        F.Fixes.push_back(std::move(Ed));
+      }
+    }
+    Out.push_back(std::move(F));
+  }
+  return Out;
+}
+
+void assignFingerprints(std::vector<Finding> &All, StringRef BaseDir) {
+  StringMap<unsigned> Seen;
+  for (Finding &F : All) {
+    std::string Key = F.key(relativeTo(F.Where.File, BaseDir));
+    F.Occurrence = Seen[Key]++;
+    Key += "#" + std::to_string(F.Occurrence);
+    F.Fingerprint = utohexstr(xxh3_64bits(Key), /*LowerCase=*/true, 16);
+  }
+}
+
+} // namespace devplace

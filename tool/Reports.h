@@ -1,0 +1,41 @@
+//===--- Reports.h - SARIF 2.1.0, JSON and plain-text reports -------------===//
+
+#ifndef DEVPLACE_TOOL_REPORTS_H
+#define DEVPLACE_TOOL_REPORTS_H
+
+#include "Findings.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace devplace {
+
+struct FailedFile {
+  std::string File;
+  std::vector<Finding> Errors; // the compiler's errors, or one with the reason
+};
+
+/// Everything a whole run produced, as the report writers see it.
+struct RunReport {
+  std::vector<std::string> Checks; // enabled checks, sorted
+  unsigned Files = 0;
+  std::vector<Finding> Findings; // reported (not suppressed by a baseline)
+  std::vector<Finding> Remarks;  // functions whose analysis was cut short
+  std::vector<FailedFile> Failed;
+  unsigned Suppressed = 0;
+  std::vector<std::string> StaleBaselineEntries;
+  double Seconds = 0;
+  std::string BaseDir;    // the working directory: SARIF's SRCROOT
+  std::string DocBaseUri; // where rule help pages live, ending in '/'
+};
+
+void writeSarif(const RunReport &R, llvm::raw_ostream &OS);
+void writeJson(const RunReport &R, llvm::raw_ostream &OS);
+/// `file:line:col: level: message [check]` lines with their notes, no
+/// colours or source excerpts: for --output files.
+void writePlainText(const RunReport &R, llvm::raw_ostream &OS);
+
+/// A check's one-paragraph description from its doc page (compiled in).
+std::string checkSummary(llvm::StringRef Check);
+
+} // namespace devplace
+
+#endif
