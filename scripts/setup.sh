@@ -6,12 +6,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# clangd's libraries (in libclang-19-dev) need gRPC, protobuf and abseil to
+# link devplace-clangd.
 packages=(cmake ninja-build python3 clang-19 clang-tidy-19 llvm-19-dev
-          libclang-19-dev llvm-19-tools libtorch-dev libopencv-dev)
-if [[ "${1:-}" == "--tests" ]]; then
-  # GoogleTest for the runtime's unit tests, gnuplot for the curves, and a
-  # clang-tidy of another version to test that the plugin refuses it.
-  packages+=(libgtest-dev clang-tidy-14 gnuplot-nox)
+          libclang-19-dev llvm-19-tools libtorch-dev libopencv-dev
+          libgrpc++-dev libprotobuf-dev libabsl-dev)
+tests=0
+[[ "${1:-}" == "--tests" ]] && tests=1
+if ((tests)); then
+  # GoogleTest for the runtime's unit tests, gnuplot for the curves, a
+  # clang-tidy of another version to test that the plugin refuses it,
+  # clang's sanitizer runtimes, and Node.js for the SARIF validator and the
+  # Language Server Protocol test.
+  packages+=(libgtest-dev clang-tidy-14 gnuplot-nox libclang-rt-19-dev git pre-commit)
+  command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 
 missing=()
@@ -29,3 +37,17 @@ fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build
+
+if ((tests)); then
+  # From the npm registry, pinned: Microsoft's SARIF multitool validates the
+  # SARIF the CLI writes; vscode-jsonrpc speaks LSP to devplace-clangd.
+  if [[ ! -x build/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ||
+        ! -d build/node/node_modules/vscode-jsonrpc ]]; then
+    echo "devplace setup: installing the test suite's npm packages into build/node"
+    mkdir -p build/node
+    npm install --prefix build/node --no-audit --no-fund --silent \
+        @microsoft/sarif-multitool@5.7.0 vscode-jsonrpc@8.2.1 >/dev/null
+    # npm no longer runs the package's postinstall (chmod u+x) by default.
+    chmod u+x build/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+  fi
+fi

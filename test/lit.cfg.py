@@ -43,3 +43,19 @@ if os.path.exists(os.path.join(config.examples_dir, "celeba_train")):
     config.available_features.add("example")
 config.substitutions.append(("%examples", config.examples_dir))
 config.substitutions.append(("%python", sys.executable))
+
+# Whole-project runs, SARIF, baselines, devplace-clangd and the recipes.
+config.substitutions.append(("%clangd_server", config.clangd or "devplace-clangd-not-built"))
+config.substitutions.append(("%node_modules", config.node_modules))
+config.substitutions.append(("%sarif_multitool", os.path.join(
+    config.node_modules, "@microsoft", "sarif-multitool-linux", "Sarif.Multitool")))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%source_root", config.source_root))
+config.substitutions.append(("%build_root", config.devplace_obj_root))
+# The SARIF multitool is a .NET program: keep it from writing telemetry
+# and first-run files into the user's home.
+config.environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1"
+config.environment["DOTNET_SYSTEM_GLOBALIZATION_INVARIANT"] = "1"
+for var in ["HOME", "TERM"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]

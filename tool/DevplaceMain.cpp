@@ -235,6 +235,12 @@ selectFiles(const tooling::CompilationDatabase &DB, bool FromDatabase,
         return true;
     return false;
   };
+  // Clang's JSON database answers for any file by borrowing a neighbour's
+  // command; only the files it lists count as in it.
+  std::set<std::string> Listed;
+  if (FromDatabase)
+    for (const std::string &F : DB.getAllFiles())
+      Listed.insert(absolutePath(F, ""));
   std::vector<std::string> Files;
   std::set<std::string> Seen;
   for (const std::string &Arg : SourcePaths) {
@@ -245,7 +251,7 @@ selectFiles(const tooling::CompilationDatabase &DB, bool FromDatabase,
       return std::nullopt;
     }
     std::string Abs = absolutePath(Arg, "");
-    if (FromDatabase && DB.getCompileCommands(Abs).empty()) {
+    if (FromDatabase && !Listed.count(Abs)) {
       Error = "'" + Arg + "' is not in the compilation database; add it to the "
               "build, or give its flags after --";
       return std::nullopt;
@@ -254,8 +260,7 @@ selectFiles(const tooling::CompilationDatabase &DB, bool FromDatabase,
       Files.push_back(Abs);
   }
   if (FromDatabase && (Include.size() || SourcePaths.empty()))
-    for (const std::string &F : DB.getAllFiles()) {
-      std::string Abs = absolutePath(F, "");
+    for (const std::string &Abs : Listed) {
       if ((SourcePaths.empty() || Matches(Include, Abs)) && !Matches(Skip, Abs) &&
           Seen.insert(Abs).second)
         Files.push_back(Abs);
@@ -371,10 +376,12 @@ int main(int argc, const char **argv) {
   bool FromDatabase = !Compilations;
   if (!Compilations) {
     if (!BuildPath.empty()) {
-      Compilations = tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath, DBError);
+      // The directory itself, not its parents: a -p that names the wrong
+      // directory must not quietly pick up another project's database.
+      Compilations = tooling::CompilationDatabase::loadFromDirectory(BuildPath, DBError);
       if (!Compilations)
-        return usageError("no compilation database in '" + BuildPath +
-                          "' or above it: " + StringRef(DBError).trim());
+        return usageError("no compile_commands.json in '" + BuildPath +
+                          "' (give the build directory that holds it)");
     } else if (SourcePaths.empty()) {
       return usageError("no input files; give source files, or -p BUILD_DIR to "
                         "analyse a whole project (see --help)");
@@ -390,6 +397,9 @@ int main(int argc, const char **argv) {
                           "compiler flags after --");
     }
   }
+  if (SourcePaths.empty() && !FromDatabase)
+    return usageError("no input files; give source files, or -p BUILD_DIR to "
+                      "analyse a whole project (see --help)");
   std::optional<std::vector<std::string>> Files =
       selectFiles(*Compilations, FromDatabase, Error);
   if (!Files)

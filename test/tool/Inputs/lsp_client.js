@@ -1,7 +1,8 @@
 // Drives devplace-clangd through a real Language Server Protocol exchange
 // over stdio (vscode-jsonrpc) and prints what an editor would show.
 //
-// Usage: node lsp_client.js SERVER PROJECT_DIR BUGGY.cpp FIXED.cpp HALF.cpp
+// Usage: node lsp_client.js SERVER SETTINGS.json PROJECT_DIR BUGGY.cpp FIXED.cpp HALF.cpp
+// SETTINGS.json is the VS Code recipe: the server gets its clangd.arguments.
 //
 // initialize → didOpen(buggy) → publishDiagnostics with the devplace warning
 // → codeAction returns its fix → didChange(half-written code) → the server
@@ -12,7 +13,8 @@ const fs = require('fs');
 const path = require('path');
 const rpc = require('vscode-jsonrpc/node');
 
-const [server, project, buggyFile, fixedFile, halfFile] = process.argv.slice(2);
+const [server, settingsFile, project, buggyFile, fixedFile, halfFile] = process.argv.slice(2);
+const serverArgs = JSON.parse(fs.readFileSync(settingsFile, 'utf8'))['clangd.arguments'];
 const file = path.join(project, 'train.cpp');
 const uri = 'file://' + file;
 const texts = {
@@ -22,7 +24,7 @@ const texts = {
 };
 fs.writeFileSync(file, texts.buggy);
 
-const child = spawn(server, ['--log=error', '--clang-tidy', '-j=1'], { cwd: project });
+const child = spawn(server, serverArgs.concat(['--log=error', '-j=1']), { cwd: project });
 child.stderr.on('data', (d) => process.stderr.write(d));
 const conn = rpc.createMessageConnection(
   new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin));

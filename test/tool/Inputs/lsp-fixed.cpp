@@ -1,0 +1,6 @@
+#include <torch/torch.h>
+
+float first_value(const torch::Tensor &x) {
+  auto t = x.to(torch::kCUDA);
+  return t.item<float>();
+}
