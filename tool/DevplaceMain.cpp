@@ -145,6 +145,9 @@ makeOptionsProvider(std::string &Error) {
   DefaultOptions.HeaderFilterRegex = "";
   DefaultOptions.SystemHeaders = false;
   DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
+  // A CI step says when a bound cut an analysis short (the checks' own
+  // default, for the plugin and clangd, is to stay quiet).
+  DefaultOptions.CheckOptions["ReportAnalysisLimits"] = ClangTidyOptions::ClangTidyValue("true");
 
   ClangTidyOptions OverrideOptions;
   if (Checks.getNumOccurrences())

@@ -1862,8 +1862,9 @@ void FunctionAnalyzer::run() {
     }
   };
 
+  Out.Blocks = NumBlocks;
   while (const CFGBlock *B = Worklist.dequeue()) {
-    if (Budget-- == 0) {
+    if (Out.Visits++ == Budget) {
       Out.Complete = false;
       break;
     }
@@ -1910,6 +1911,17 @@ void FunctionAnalyzer::run() {
     if (S.Reach)
       Visit(B, S);
   }
+  if (!Out.Complete) {
+    // Cut short, the states are below the fixpoint: every device
+    // possibility found is real (joins only add), but "on every path" and
+    // "only on the host" are not proven. Keep what still holds.
+    for (HostAccess &A : Out.Accesses)
+      A.Definite = false;
+    for (HostSync &S : Out.Syncs)
+      S.Definite = false;
+    Out.Mismatches.clear(); // they need one side proven on the host
+    Out.Return = Fact::unknown();
+  }
   llvm::sort(Out.Accesses, [&](const HostAccess &A, const HostAccess &B) {
     return SM.isBeforeInTranslationUnit(A.Sink->getBeginLoc(),
                                         B.Sink->getBeginLoc());
@@ -1918,7 +1930,7 @@ void FunctionAnalyzer::run() {
   const State &Exit = In[Graph->getExit().getBlockID()];
   for (unsigned I = 0; I < FD->getNumParams() && I < 32; ++I) {
     const ParmVarDecl *P = FD->getParamDecl(I);
-    if (!isOutParam(P) || !Exit.Reach)
+    if (!isOutParam(P) || !Exit.Reach || !Out.Complete)
       continue;
     auto It = const_cast<State &>(Exit).Vals.find(P);
     if (It == const_cast<State &>(Exit).Vals.end())
@@ -1999,6 +2011,7 @@ void DeviceAnalysis::analyzeAll(const std::vector<const FunctionDecl *> &Functio
     if (Snapshot() == Before)
       return;
   }
+  MembersSettled = false;
 }
 
 std::string DeviceAnalysis::describe(const Step &S) {

@@ -20,6 +20,7 @@ struct Shared {
   const ASTContext *Ctx = nullptr;
   std::map<std::string, std::unique_ptr<DeviceAnalysis>> Analyses;
   std::set<const DeviceAnalysis *> Analysed; // analyzeAll has run
+  std::set<const Decl *> Remarked; // cut-short remarks already emitted
 };
 thread_local Shared SharedAnalyses;
 } // namespace
@@ -29,13 +30,20 @@ DeviceCheck::DeviceCheck(StringRef Name, ClangTidyContext *Context)
       StrictMode(Options.getLocalOrGlobal("StrictMode", false)),
       HostSinkFunctions(Options.getLocalOrGlobal("HostSinkFunctions", "")),
       SourceFunctions(Options.getLocalOrGlobal("SourceFunctions", "")),
-      SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")) {}
+      SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")),
+      AnalyzeHeaders(Options.getLocalOrGlobal("AnalyzeHeaders", false)),
+      ReportAnalysisLimits(Options.getLocalOrGlobal("ReportAnalysisLimits", false)),
+      VisitsPerBlockLimit(Options.getLocalOrGlobal(
+          "VisitsPerBlockLimit", AnalysisOptions().MaxVisitsPerBlock)) {}
 
 void DeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "StrictMode", StrictMode);
   Options.store(Opts, "HostSinkFunctions", HostSinkFunctions);
   Options.store(Opts, "SourceFunctions", SourceFunctions);
   Options.store(Opts, "SanitizerFunctions", SanitizerFunctions);
+  Options.store(Opts, "AnalyzeHeaders", AnalyzeHeaders);
+  Options.store(Opts, "ReportAnalysisLimits", ReportAnalysisLimits);
+  Options.store(Opts, "VisitsPerBlockLimit", VisitsPerBlockLimit);
 }
 
 void DeviceCheck::registerMatchers(MatchFinder *Finder) {
@@ -45,6 +53,7 @@ void DeviceCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void DeviceCheck::onStartOfTranslationUnit() {
+  SharedAnalyses.Remarked.clear();
   SharedAnalyses.Analysed.clear();
   SharedAnalyses.Analyses.clear();
   SharedAnalyses.Ctx = nullptr;
@@ -53,12 +62,14 @@ void DeviceCheck::onStartOfTranslationUnit() {
 void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (SharedAnalyses.Ctx != &Ctx) {
+    SharedAnalyses.Remarked.clear();
     SharedAnalyses.Analysed.clear();
     SharedAnalyses.Analyses.clear();
     SharedAnalyses.Ctx = &Ctx;
   }
-  std::string Key =
-      HostSinkFunctions + "\n" + SourceFunctions + "\n" + SanitizerFunctions;
+  std::string Key = HostSinkFunctions + "\n" + SourceFunctions + "\n" +
+                    SanitizerFunctions + (AnalyzeHeaders ? "\nheaders" : "") +
+                    "\n" + std::to_string(VisitsPerBlockLimit);
   std::unique_ptr<DeviceAnalysis> &DA = SharedAnalyses.Analyses[Key];
   std::set<const DeviceAnalysis *> &Analysed = SharedAnalyses.Analysed;
   if (!DA) {
@@ -66,16 +77,33 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
     Catalogue::extend(Cat.HostMemoryFunctions, HostSinkFunctions);
     Catalogue::extend(Cat.DeviceSources, SourceFunctions);
     Catalogue::extend(Cat.HostSanitizers, SanitizerFunctions);
-    DA = std::make_unique<DeviceAnalysis>(Ctx, std::move(Cat), AnalysisOptions());
+    AnalysisOptions Opts;
+    Opts.MaxVisitsPerBlock = std::max(1u, VisitsPerBlockLimit);
+    DA = std::make_unique<DeviceAnalysis>(Ctx, std::move(Cat), Opts);
   }
-  std::vector<const FunctionDecl *> Functions = mainFileFunctions(Ctx);
+  std::vector<const FunctionDecl *> Functions = mainFileFunctions(Ctx, AnalyzeHeaders);
   if (!Analysed.count(DA.get())) {
     DA->analyzeAll(Functions);
     Analysed.insert(DA.get());
   }
   startTranslationUnit();
-  for (const FunctionDecl *FD : Functions)
-    report(FD, DA->analyze(FD), Ctx);
+  if (ReportAnalysisLimits && !DA->membersSettled() && !Functions.empty() &&
+      SharedAnalyses.Remarked.insert(Ctx.getTranslationUnitDecl()).second)
+    diag(Functions.front()->getLocation(),
+         "class members' device summaries were still changing after the last "
+         "analysis round; findings that go through members may be missing",
+         DiagnosticIDs::Remark);
+  for (const FunctionDecl *FD : Functions) {
+    const FunctionResult &R = DA->analyze(FD);
+    // Said once per function, by whichever analysis check gets there first.
+    if (!R.Complete && ReportAnalysisLimits && SharedAnalyses.Remarked.insert(FD).second)
+      diag(FD->getLocation(),
+           "analysis of %0 stopped after %1 block visits (the bound is %2 per "
+           "block of its %3); findings later in it may be missing",
+           DiagnosticIDs::Remark)
+          << FD << R.Visits - 1 << DA->options().MaxVisitsPerBlock << R.Blocks;
+    report(FD, R, Ctx);
+  }
 }
 
 void DeviceCheck::addProvenanceNotes(const Step *Why, SourceLocation At,

@@ -41,6 +41,13 @@ private:
   const std::string HostSinkFunctions;
   const std::string SourceFunctions;
   const std::string SanitizerFunctions;
+  /// Also analyse functions defined outside the main file (a stress and
+  /// audit mode: LibTorch's headers hold tens of thousands of them).
+  const bool AnalyzeHeaders;
+  /// Emit a remark for each function whose analysis a bound cut short.
+  const bool ReportAnalysisLimits;
+  /// AnalysisOptions::MaxVisitsPerBlock, for users who want another bound.
+  const unsigned VisitsPerBlockLimit;
 };
 
 } // namespace clang::tidy::devplace

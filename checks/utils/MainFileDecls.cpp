@@ -34,23 +34,24 @@ struct Collector : RecursiveASTVisitor<Collector> {
     }
 };
 
-/// Walks only the top-level declarations written in the main file.
-Collector collect(ASTContext &Ctx) {
+/// Walks only the top-level declarations written in the main file (all of
+/// them with \p AllFiles).
+Collector collect(ASTContext &Ctx, bool AllFiles) {
   Collector C;
   const SourceManager &SM = Ctx.getSourceManager();
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+    if (AllFiles || SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
       C.TraverseDecl(D);
   return C;
 }
 } // namespace
 
-std::vector<const CXXRecordDecl *> mainFileClasses(ASTContext &Ctx) {
-  return collect(Ctx).Classes;
+std::vector<const CXXRecordDecl *> mainFileClasses(ASTContext &Ctx, bool AllFiles) {
+  return collect(Ctx, AllFiles).Classes;
 }
 
-std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx) {
-  Collector C = collect(Ctx);
+std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx, bool AllFiles) {
+  Collector C = collect(Ctx, AllFiles);
   // A lambda's call operator is reached both through its class and its
   // expression; keep the first.
   llvm::DenseSet<const FunctionDecl *> Seen;

@@ -19,12 +19,15 @@ namespace tidy::devplace {
 
 /// Every non-dependent function, method, constructor, lambda body and
 /// template instantiation whose definition is in the main file, in source
-/// order.
-std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx);
+/// order. With \p AllFiles (the AnalyzeHeaders option), those of every file
+/// of the translation unit, headers and system headers included.
+std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx,
+                                                    bool AllFiles = false);
 
 /// Every non-dependent class definition in the main file (nested classes and
-/// template instantiations included), in source order.
-std::vector<const CXXRecordDecl *> mainFileClasses(ASTContext &Ctx);
+/// template instantiations included), in source order; \p AllFiles as above.
+std::vector<const CXXRecordDecl *> mainFileClasses(ASTContext &Ctx,
+                                                   bool AllFiles = false);
 
 } // namespace tidy::devplace
 } // namespace clang
