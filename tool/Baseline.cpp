@@ -9,7 +9,7 @@
 
 using namespace llvm;
 
-namespace devplace {
+namespace devplace_tool {
 
 static std::string directoryOf(StringRef Path) {
   SmallString<256> Abs(Path);
@@ -113,4 +113,4 @@ std::vector<std::string> Baseline::stale(const std::set<std::string> &AnalysedFi
   return Out;
 }
 
-} // namespace devplace
+} // namespace devplace_tool

@@ -16,7 +16,7 @@
 #include <mutex>
 #include <set>
 
-namespace devplace {
+namespace devplace_tool {
 
 class Baseline {
 public:
@@ -41,6 +41,6 @@ private:
   std::mutex Lock;
 };
 
-} // namespace devplace
+} // namespace devplace_tool
 
 #endif

@@ -9,6 +9,7 @@
 #include "Baseline.h"
 #include "ProjectRun.h"
 #include "Reports.h"
+#include "analysis/DeviceAnalysis.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -33,7 +34,7 @@
 using namespace clang;
 using namespace clang::tidy;
 using namespace llvm;
-using namespace devplace;
+using namespace devplace_tool;
 
 namespace clang::tidy {
 extern volatile int DevplaceModuleAnchorSource;
@@ -91,6 +92,10 @@ static cl::opt<bool> DumpConfig("dump-config",
                                 cl::init(false), cl::cat(DevplaceCategory));
 static cl::opt<bool> Quiet("quiet",
                            cl::desc("Print neither progress nor the summary line."),
+                           cl::init(false), cl::cat(DevplaceCategory));
+static cl::opt<bool> Stats("analysis-stats",
+                           cl::desc("Print the analysis' work: functions, CFG blocks, "
+                                    "block visits."),
                            cl::init(false), cl::cat(DevplaceCategory));
 static cl::list<std::string> SourcePaths(cl::Positional,
                                          cl::desc("[<file or glob> ...]"),
@@ -525,6 +530,14 @@ int main(int argc, const char **argv) {
     for (const std::string &S : Report.StaleBaselineEntries)
       errs() << "devplace: baseline entry matches nothing any more: " << S << "\n";
     errs() << summaryLine(Report) << "\n";
+  }
+  if (Stats) {
+    clang::tidy::devplace::AnalysisStats &S = clang::tidy::devplace::analysisStats();
+    errs() << formatv("devplace: stats: {0} function analyses, {1} CFG blocks, {2} "
+                      "block visits, at most {3:f2} visits per block in one "
+                      "function, {4} cut short\n",
+                      S.Functions.load(), S.Blocks.load(), S.Visits.load(),
+                      S.MaxVisitsPerBlockX100.load() / 100.0, S.CutShort.load());
   }
   if (!Report.Failed.empty())
     return 2;

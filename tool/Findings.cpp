@@ -11,7 +11,7 @@
 using namespace llvm;
 using clang::tidy::ClangTidyError;
 
-namespace devplace {
+namespace devplace_tool {
 
 std::string Finding::key(StringRef RelativeFile) const {
   return Check + "|" + RelativeFile.str() + "|" + Function + "|" + Snippet;
@@ -149,4 +149,4 @@ void assignFingerprints(std::vector<Finding> &All, StringRef BaseDir) {
   }
 }
 
-} // namespace devplace
+} // namespace devplace_tool

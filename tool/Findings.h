@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace devplace {
+namespace devplace_tool {
 
 struct SourcePoint {
   std::string File; // absolute path
@@ -89,6 +89,6 @@ void assignFingerprints(std::vector<Finding> &All, llvm::StringRef BaseDir);
 /// `Path` relative to `BaseDir` when it lies under it, else unchanged.
 std::string relativeTo(llvm::StringRef Path, llvm::StringRef BaseDir);
 
-} // namespace devplace
+} // namespace devplace_tool
 
 #endif

@@ -29,7 +29,7 @@ using namespace clang::tidy;
 using namespace clang::tooling;
 using namespace llvm;
 
-namespace devplace {
+namespace devplace_tool {
 
 namespace {
 
@@ -192,4 +192,4 @@ void analyseFiles(const std::vector<std::string> &Files,
   Pool.wait();
 }
 
-} // namespace devplace
+} // namespace devplace_tool

@@ -15,7 +15,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include <functional>
 
-namespace devplace {
+namespace devplace_tool {
 
 struct FileResult {
   std::string File;
@@ -34,6 +34,6 @@ void analyseFiles(const std::vector<std::string> &Files,
                   const OptionsProviderFactory &MakeOptions, bool ApplyAnyFix,
                   unsigned Jobs, const std::function<void(FileResult &)> &Done);
 
-} // namespace devplace
+} // namespace devplace_tool
 
 #endif

@@ -17,7 +17,7 @@
 
 using namespace llvm;
 
-namespace devplace {
+namespace devplace_tool {
 
 namespace {
 struct CheckDoc {
@@ -320,4 +320,4 @@ void writePlainText(const RunReport &R, raw_ostream &OS) {
     Write(F);
 }
 
-} // namespace devplace
+} // namespace devplace_tool

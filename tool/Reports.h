@@ -6,7 +6,7 @@
 #include "Findings.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace devplace {
+namespace devplace_tool {
 
 struct FailedFile {
   std::string File;
@@ -36,6 +36,6 @@ void writePlainText(const RunReport &R, llvm::raw_ostream &OS);
 /// A check's one-paragraph description from its doc page (compiled in).
 std::string checkSummary(llvm::StringRef Check);
 
-} // namespace devplace
+} // namespace devplace_tool
 
 #endif

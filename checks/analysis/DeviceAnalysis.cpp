@@ -1970,6 +1970,11 @@ DeviceCarrier DeviceAnalysis::classify(QualType T) {
   return C;
 }
 
+AnalysisStats &analysisStats() {
+  static AnalysisStats Stats;
+  return Stats;
+}
+
 const FunctionResult &DeviceAnalysis::analyze(const FunctionDecl *FD) {
   auto &Slot = Results[FD];
   if (Slot)
@@ -1978,6 +1983,17 @@ const FunctionResult &DeviceAnalysis::analyze(const FunctionDecl *FD) {
   InProgress[FD] = true;
   FunctionAnalyzer(*this, FD, *Result).run();
   InProgress[FD] = false;
+  AnalysisStats &Stats = analysisStats();
+  ++Stats.Functions;
+  Stats.Blocks += Result->Blocks;
+  Stats.Visits += Result->Visits;
+  Stats.CutShort += !Result->Complete;
+  if (Result->Blocks) {
+    uint64_t Ratio = uint64_t(Result->Visits) * 100 / Result->Blocks;
+    uint64_t Seen = Stats.MaxVisitsPerBlockX100;
+    while (Ratio > Seen && !Stats.MaxVisitsPerBlockX100.compare_exchange_weak(Seen, Ratio))
+      ;
+  }
   // The map may have grown while callees were analysed.
   auto &Final = Results[FD];
   Final = std::move(Result);

@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <atomic>
 #include <vector>
 
 namespace clang {
@@ -168,6 +169,15 @@ struct AnalysisOptions {
   /// bound only stops pathological inputs, and cost stays linear.
   unsigned MaxVisitsPerBlock = 64;
 };
+
+/// Totals over the process: `devplace --stats` prints them, and they are how
+/// the visit bound was chosen (bench/bounds.py).
+struct AnalysisStats {
+  std::atomic<uint64_t> Functions{0}, Blocks{0}, Visits{0}, CutShort{0};
+  /// The largest visits-per-block ratio of any function, in hundredths.
+  std::atomic<uint64_t> MaxVisitsPerBlockX100{0};
+};
+AnalysisStats &analysisStats();
 
 /// Analyses functions of one translation unit, memoising per function so
 /// that each is analysed once and callers can use callee summaries.
