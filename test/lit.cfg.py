@@ -16,14 +16,23 @@ config.environment["PATH"] = os.pathsep.join(
 inputs = os.path.join(config.test_source_root, "Inputs")
 # Flags that compile a test file against the mock LibTorch headers.
 mock_flags = "-std=c++17 -I" + inputs
-tidy_load = "{} --load={}".format(config.clang_tidy, config.plugin)
+clang_tidy = config.clang_tidy
+if config.sanitize:
+    # The sanitized plugin needs the ASan runtime in the (uninstrumented)
+    # clang-tidy-19 that loads it. LLVM's tools free nothing at exit by
+    # design, so leak reports would be noise; every other report fails.
+    clang_tidy = "env LD_PRELOAD={} {}".format(config.asan_runtime, config.clang_tidy)
+    config.available_features.add("sanitize")
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+tidy_load = "{} --load={}".format(clang_tidy, config.plugin)
 tidy = tidy_load + " --checks=-*,devplace-*"
 
 config.substitutions.append(("%mock_flags", mock_flags))
 config.substitutions.append(("%tidy_plugin", tidy))
 config.substitutions.append(("%tidy_load", tidy_load))
 config.substitutions.append(("%plugin_path", config.plugin))
-config.substitutions.append(("%clang_tidy", config.clang_tidy))
+config.substitutions.append(("%clang_tidy", clang_tidy))
 config.substitutions.append(("%devplace", os.path.join(config.devplace_tools_dir, "devplace")))
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%inputs", inputs))
@@ -33,7 +42,10 @@ if config.have_torch:
     config.available_features.add("libtorch")
 if config.other_clang_tidy:
     config.available_features.add("other-clang-tidy")
-    config.substitutions.append(("%other_clang_tidy", config.other_clang_tidy))
+    other = config.other_clang_tidy
+    if config.sanitize:
+        other = "env LD_PRELOAD={} {}".format(config.asan_runtime, other)
+    config.substitutions.append(("%other_clang_tidy", other))
 if os.path.exists("/usr/include/opencv4/opencv2/core.hpp"):
     config.available_features.add("opencv")
 if config.runtime_tests:
@@ -52,6 +64,7 @@ config.substitutions.append(("%sarif_multitool", os.path.join(
 config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%source_root", config.source_root))
 config.substitutions.append(("%build_root", config.devplace_obj_root))
+config.substitutions.append(("%mutation_time_factor", "10" if config.sanitize else "2"))
 # The SARIF multitool is a .NET program: keep it from writing telemetry
 # and first-run files into the user's home.
 config.environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1"
