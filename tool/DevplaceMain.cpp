@@ -107,7 +107,7 @@ static cl::list<std::string>
     Exclude("exclude", cl::desc("Skip database files matching this glob."),
             cl::value_desc("glob"), cl::cat(DevplaceCategory));
 static cl::opt<unsigned>
-    Jobs("j", cl::desc("Files analysed in parallel (default: the number of cores)."),
+    Jobs("j", cl::desc("Files analysed in parallel (default: the number of cores)."), cl::Prefix,
          cl::init(0), cl::cat(DevplaceCategory));
 enum class OutputFormat { Text, Sarif, Json };
 static cl::opt<OutputFormat> Format(
@@ -141,6 +141,22 @@ static int usageError(const Twine &Msg) {
   return 2;
 }
 
+/// Parses a configuration; on failure `Problem` is one line: where and why
+/// (the YAML parser's own multi-line report is not printed).
+static llvm::ErrorOr<ClangTidyOptions> parseQuietly(StringRef Text, StringRef Source,
+                                                    std::string &Problem) {
+  std::string Where;
+  auto Parsed = parseConfigurationWithDiags(
+      MemoryBufferRef(Text, Source), [&](const SMDiagnostic &D) {
+        if (Where.empty())
+          Where = formatv(" (line {0}: {1})", D.getLineNo(), D.getMessage()).str();
+      });
+  if (!Parsed)
+    Problem = ("invalid configuration in " + Source + ": " + Parsed.getError().message() +
+               Where).str();
+  return Parsed;
+}
+
 static std::unique_ptr<ClangTidyOptionsProvider>
 makeOptionsProvider(std::string &Error) {
   ClangTidyGlobalOptions GlobalOptions;
@@ -164,13 +180,9 @@ makeOptionsProvider(std::string &Error) {
 
   auto FromText = [&](StringRef Text, StringRef Source)
       -> std::unique_ptr<ClangTidyOptionsProvider> {
-    auto Parsed = parseConfiguration(MemoryBufferRef(Text, Source));
-    if (!Parsed) {
-      Error = ("invalid configuration in " + Source + ": " +
-               Parsed.getError().message())
-                  .str();
+    auto Parsed = parseQuietly(Text, Source, Error);
+    if (!Parsed)
       return nullptr;
-    }
     return std::make_unique<ConfigOptionsProvider>(
         std::move(GlobalOptions), std::move(DefaultOptions),
         std::move(*Parsed), std::move(OverrideOptions));
@@ -193,6 +205,44 @@ makeOptionsProvider(std::string &Error) {
   return std::make_unique<FileOptionsProvider>(
       std::move(GlobalOptions), std::move(DefaultOptions),
       std::move(OverrideOptions), vfs::getRealFileSystem());
+}
+
+/// clang-tidy reports a .clang-tidy it cannot parse and carries on without
+/// it; devplace refuses instead, as for --config-file. Checks the files that
+/// would configure `File`: the nearest, and its parents while they inherit.
+static std::string invalidConfigurationFor(StringRef File,
+                                           std::map<std::string, std::string> &Seen) {
+  if (!Config.empty() || !ConfigFile.empty())
+    return "";
+  SmallString<256> Dir(sys::path::parent_path(File));
+  for (; !Dir.empty(); Dir = sys::path::parent_path(Dir)) {
+    SmallString<256> Candidate(Dir);
+    sys::path::append(Candidate, ".clang-tidy");
+    auto It = Seen.find(std::string(Candidate));
+    if (It == Seen.end()) {
+      std::string Problem;
+      bool Inherit = false;
+      if (sys::fs::exists(Candidate)) {
+        auto Text = MemoryBuffer::getFile(Candidate);
+        if (!Text) {
+          Problem = "cannot read '" + std::string(Candidate) + "': " + Text.getError().message();
+        } else if (auto Parsed = parseQuietly((*Text)->getBuffer(), Candidate, Problem);
+                   !Parsed) {
+          // Problem says where and why.
+        } else {
+          Inherit = Parsed->InheritParentConfig.value_or(false);
+        }
+        if (Problem.empty() && !Inherit)
+          Problem = "-"; // found, valid, and the search stops here
+      }
+      It = Seen.emplace(std::string(Candidate), Problem).first;
+    }
+    if (It->second == "-")
+      return "";
+    if (!It->second.empty())
+      return It->second;
+  }
+  return "";
 }
 
 static bool isGlob(StringRef Arg) { return Arg.find_first_of("*?[") != StringRef::npos; }
@@ -361,6 +411,11 @@ int main(int argc, const char **argv) {
       FileForOptions = A;
       break;
     }
+  std::map<std::string, std::string> ConfigsSeen;
+  if (std::string Problem =
+          invalidConfigurationFor(absolutePath(FileForOptions, ""), ConfigsSeen);
+      !Problem.empty())
+    return usageError(Problem);
   ClangTidyOptions Effective = Provider->getOptions(absolutePath(FileForOptions, ""));
   std::vector<std::string> Enabled = getCheckNames(Effective, false);
 
@@ -415,6 +470,10 @@ int main(int argc, const char **argv) {
   if (Files->empty())
     return usageError("no files to analyse: nothing in the compilation database "
                       "matches the arguments");
+
+  for (const std::string &F : *Files)
+    if (std::string Problem = invalidConfigurationFor(F, ConfigsSeen); !Problem.empty())
+      return usageError(Problem);
 
   std::optional<Baseline> Known;
   if (!BaselineFile.empty()) {

@@ -27,7 +27,7 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Allocator.h"
-#include "llvm/Support/StringSaver.h"
+#include "llvm/ADT/StringSet.h"
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -211,9 +211,12 @@ public:
   const Catalogue &catalogue() const { return Cat; }
   const AnalysisOptions &options() const { return Opts; }
 
-  /// Arena for steps and their strings; lives as long as the analysis.
+  /// Arena for steps; lives as long as the analysis.
   llvm::BumpPtrAllocator &arena() { return Arena; }
-  llvm::StringRef save(llvm::StringRef S) { return Saver.save(S); }
+  /// Interned strings for steps. Not a UniqueStringSaver over the arena:
+  /// its out-of-line allocation path (in libLLVM) does not unpoison what the
+  /// inline, ASan-instrumented one poisons, so sanitizer builds would trip.
+  llvm::StringRef save(llvm::StringRef S) { return Strings.insert(S).first->getKey(); }
 
 private:
   friend class FunctionAnalyzer;
@@ -221,7 +224,7 @@ private:
   Catalogue Cat;
   AnalysisOptions Opts;
   llvm::BumpPtrAllocator Arena;
-  llvm::UniqueStringSaver Saver{Arena};
+  llvm::StringSet<> Strings;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionResult>> Results;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   llvm::DenseMap<const Type *, DeviceCarrier> Carriers;
