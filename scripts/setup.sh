@@ -16,9 +16,10 @@ tests=0
 if ((tests)); then
   # GoogleTest for the runtime's unit tests, gnuplot for the curves, a
   # clang-tidy of another version to test that the plugin refuses it,
-  # clang's sanitizer runtimes, and Node.js for the SARIF validator and the
+  # clang's sanitizer runtimes, git, pre-commit and Neovim for the recipes,
+  # and Node.js for the SARIF validator and the
   # Language Server Protocol test.
-  packages+=(libgtest-dev clang-tidy-14 gnuplot-nox libclang-rt-19-dev git pre-commit)
+  packages+=(libgtest-dev clang-tidy-14 gnuplot-nox libclang-rt-19-dev git pre-commit neovim)
   command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 

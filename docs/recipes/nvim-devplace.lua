@@ -1,16 +1,21 @@
--- Neovim 0.8+ with its built-in LSP client: start devplace-clangd for C++.
--- Put this in ~/.config/nvim/init.lua (or a file under plugin/).
+-- devplace-clangd in Neovim's built-in LSP client (Neovim 0.7 or later, so
+-- Debian 12's 0.7.2 works). Put this in ~/.config/nvim/init.lua, or load it
+-- with `:luafile`. Run Neovim from the project root; the server finds
+-- build/compile_commands.json there.
+local devplace_client = nil
+
 vim.api.nvim_create_autocmd('FileType', {
   pattern = { 'c', 'cpp' },
   callback = function(args)
-    local root = vim.fs.dirname(vim.fs.find(
-      { 'compile_commands.json', 'build/compile_commands.json', '.clangd', '.git' },
-      { upward = true, path = vim.api.nvim_buf_get_name(args.buf) })[1])
-    vim.lsp.start({
-      name = 'devplace-clangd',
-      cmd = { 'devplace-clangd', '--clang-tidy', '--compile-commands-dir=build' },
-      root_dir = root,
-    })
+    if not devplace_client then
+      devplace_client = vim.lsp.start_client({
+        name = 'devplace-clangd',
+        cmd = { 'devplace-clangd', '--clang-tidy', '--compile-commands-dir=build' },
+        root_dir = vim.fn.getcwd(),
+      })
+    end
+    vim.lsp.buf_attach_client(args.buf, devplace_client)
   end,
 })
--- Fixes arrive as code actions: vim.lsp.buf.code_action() on the warning.
+-- The warnings show as diagnostics; their fixes are code actions:
+-- :lua vim.lsp.buf.code_action()
