@@ -326,6 +326,39 @@ selectFiles(const tooling::CompilationDatabase &DB, bool FromDatabase,
   return Files;
 }
 
+/// The compilation database when no flags follow `--`: -p's directory
+/// itself (not its parents: a -p naming the wrong directory must not quietly
+/// pick up another project's database), else the nearest one above the
+/// first file. Null, with the reason in `Error`, when there is none.
+static std::unique_ptr<tooling::CompilationDatabase>
+openCompilationDatabase(std::string &Error) {
+  std::string Ignored;
+  if (!BuildPath.empty()) {
+    if (auto DB = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Ignored))
+      return DB;
+    Error = "no compile_commands.json in '" + BuildPath +
+            "' (give the build directory that holds it)";
+    return nullptr;
+  }
+  if (SourcePaths.empty()) {
+    Error = "no input files; give source files, or -p BUILD_DIR to analyse a "
+            "whole project (see --help)";
+    return nullptr;
+  }
+  for (const std::string &A : SourcePaths)
+    if (!isGlob(A) && !sys::fs::exists(A)) {
+      Error = "no such file: '" + A + "'";
+      return nullptr;
+    }
+  if (auto DB = tooling::CompilationDatabase::autoDetectFromSource(
+          absolutePath(SourcePaths.front(), ""), Ignored))
+    return DB;
+  Error = "no compile_commands.json found for '" + SourcePaths.front() +
+          "' in its directory or above; give -p BUILD_DIR, or the compiler "
+          "flags after --";
+  return nullptr;
+}
+
 static std::string plural(size_t N, StringRef One, StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
 }
@@ -438,27 +471,9 @@ int main(int argc, const char **argv) {
 
   bool FromDatabase = !Compilations;
   if (!Compilations) {
-    if (!BuildPath.empty()) {
-      // The directory itself, not its parents: a -p that names the wrong
-      // directory must not quietly pick up another project's database.
-      Compilations = tooling::CompilationDatabase::loadFromDirectory(BuildPath, DBError);
-      if (!Compilations)
-        return usageError("no compile_commands.json in '" + BuildPath +
-                          "' (give the build directory that holds it)");
-    } else if (SourcePaths.empty()) {
-      return usageError("no input files; give source files, or -p BUILD_DIR to "
-                        "analyse a whole project (see --help)");
-    } else {
-      for (const std::string &A : SourcePaths)
-        if (!isGlob(A) && !sys::fs::exists(A))
-          return usageError("no such file: '" + A + "'");
-      Compilations = tooling::CompilationDatabase::autoDetectFromSource(
-          absolutePath(SourcePaths.front(), ""), DBError);
-      if (!Compilations)
-        return usageError("no compile_commands.json found for '" + SourcePaths.front() +
-                          "' in its directory or above; give -p BUILD_DIR, or the "
-                          "compiler flags after --");
-    }
+    Compilations = openCompilationDatabase(Error);
+    if (!Compilations)
+      return usageError(Error);
   }
   if (SourcePaths.empty() && !FromDatabase)
     return usageError("no input files; give source files, or -p BUILD_DIR to "
