@@ -22,7 +22,7 @@ each misbehaving variant with its output under --keep, and exits 1 if any did.
   mutate.py --sample 300     a reproducible sample (CI)
   mutate.py --all            every variant of every input (thousands)
 
-Usage: mutate.py [--devplace PATH] [--sample N | --all] [--seed S]
+Usage: mutate.py [--devplace PATH] [--sample N [--real R] | --all] [--seed S]
                  [--jobs J] [--time-factor F] [--keep DIR] [--no-real-headers]
 """
 import argparse
@@ -168,6 +168,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--keep", default=os.path.join(tempfile.gettempdir(), "devplace-mutants"))
     ap.add_argument("--no-real-headers", action="store_true")
+    ap.add_argument("--real", type=int, default=None,
+                    help="real-header variants in the sample (default: one in 30)")
     args = ap.parse_args()
 
     rng = random.Random(args.seed)
@@ -186,7 +188,8 @@ def main():
     mock_jobs = [j for j in jobs if j[1] is MOCK]
     real_jobs = [j for j in jobs if j[1] is not MOCK]
     if not args.all:
-        n_real = min(len(real_jobs), max(1, args.sample // 30)) if real_jobs else 0
+        wanted = args.real if args.real is not None else max(1, args.sample // 30)
+        n_real = min(len(real_jobs), wanted)
         jobs = rng.sample(mock_jobs, min(len(mock_jobs), args.sample - n_real)) + rng.sample(real_jobs, n_real)
     # Every fifth variant also analyses every function of the headers.
     jobs = [(p, f, k, d, t, i % 5 == 0) for i, (p, f, k, d, t, _) in enumerate(jobs)]
