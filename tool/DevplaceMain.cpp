@@ -536,7 +536,7 @@ int main(int argc, const char **argv) {
       }
       Shown.push_back(R.Errors[I]);
     }
-    if (R.ParseFailed)
+    if (!Failure.Errors.empty()) // the compiler's errors: it did not parse
       Report.Failed.push_back(std::move(Failure));
     Kept.insert(Kept.end(), Shown.begin(), Shown.end());
     Bar.fileDone(R.File);

@@ -164,10 +164,6 @@ static FileResult analyseFile(const std::string &File,
   ActionFactory Factory(Context, Result.Functions, FS);
   Tool.run(&Factory);
   Result.Errors = DiagConsumer.take();
-  for (const ClangTidyError &E : Result.Errors)
-    if (E.DiagLevel == ClangTidyError::Error ||
-        StringRef(E.DiagnosticName).starts_with("clang-diagnostic-error"))
-      Result.ParseFailed = true;
   return Result;
 }
 

@@ -2,8 +2,8 @@
 //
 // Each file gets its own ClangTidyContext and ClangTool, so files can be
 // analysed on several threads at once (the checks keep their per-TU state in
-// thread_local storage). A file that does not parse is a result, not an
-// abort: the run goes on and the caller lists it.
+// thread_local storage). A file that does not parse is a result (its
+// compiler errors are among the errors), not an abort: the run goes on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +21,6 @@ struct FileResult {
   std::string File;
   std::vector<clang::tidy::ClangTidyError> Errors; // NOLINT already applied
   FunctionIndex Functions;
-  bool ParseFailed = false;
 };
 
 using OptionsProviderFactory =
