@@ -26,12 +26,12 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/Support/Allocator.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Allocator.h"
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <atomic>
 #include <vector>
 
 namespace clang {
@@ -170,7 +170,7 @@ struct AnalysisOptions {
   unsigned MaxVisitsPerBlock = 64;
 };
 
-/// Totals over the process: `devplace --stats` prints them, and they are how
+/// Totals over the process: `devplace --analysis-stats` prints them, and they are how
 /// the visit bound was chosen (bench/bounds.py).
 struct AnalysisStats {
   std::atomic<uint64_t> Functions{0}, Blocks{0}, Visits{0}, CutShort{0};

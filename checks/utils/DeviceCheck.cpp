@@ -21,6 +21,13 @@ struct Shared {
   std::map<std::string, std::unique_ptr<DeviceAnalysis>> Analyses;
   std::set<const DeviceAnalysis *> Analysed; // analyzeAll has run
   std::set<const Decl *> Remarked; // cut-short remarks already emitted
+
+  void reset(const ASTContext *For) {
+    Remarked.clear();
+    Analysed.clear();
+    Analyses.clear();
+    Ctx = For;
+  }
 };
 thread_local Shared SharedAnalyses;
 } // namespace
@@ -52,21 +59,12 @@ void DeviceCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
-void DeviceCheck::onStartOfTranslationUnit() {
-  SharedAnalyses.Remarked.clear();
-  SharedAnalyses.Analysed.clear();
-  SharedAnalyses.Analyses.clear();
-  SharedAnalyses.Ctx = nullptr;
-}
+void DeviceCheck::onStartOfTranslationUnit() { SharedAnalyses.reset(nullptr); }
 
 void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
-  if (SharedAnalyses.Ctx != &Ctx) {
-    SharedAnalyses.Remarked.clear();
-    SharedAnalyses.Analysed.clear();
-    SharedAnalyses.Analyses.clear();
-    SharedAnalyses.Ctx = &Ctx;
-  }
+  if (SharedAnalyses.Ctx != &Ctx)
+    SharedAnalyses.reset(&Ctx);
   std::string Key = HostSinkFunctions + "\n" + SourceFunctions + "\n" +
                     SanitizerFunctions + (AnalyzeHeaders ? "\nheaders" : "") +
                     "\n" + std::to_string(VisitsPerBlockLimit);
