@@ -16,12 +16,18 @@ config.environment["PATH"] = os.pathsep.join(
 inputs = os.path.join(config.test_source_root, "Inputs")
 # Flags that compile a test file against the mock LibTorch headers.
 mock_flags = "-std=c++17 -I" + inputs
-clang_tidy = config.clang_tidy
+def loading_plugin(clang_tidy):
+    """A clang-tidy command line that can load this build's plugin: the
+    sanitized plugin needs the ASan runtime in the (uninstrumented) process."""
+    if config.sanitize:
+        return "env LD_PRELOAD={} {}".format(config.asan_runtime, clang_tidy)
+    return clang_tidy
+
+
+clang_tidy = loading_plugin(config.clang_tidy)
 if config.sanitize:
-    # The sanitized plugin needs the ASan runtime in the (uninstrumented)
-    # clang-tidy-19 that loads it. LLVM's tools free nothing at exit by
-    # design, so leak reports would be noise; every other report fails.
-    clang_tidy = "env LD_PRELOAD={} {}".format(config.asan_runtime, config.clang_tidy)
+    # LLVM's tools free nothing at exit by design, so leak reports would be
+    # noise; every other report fails the test.
     config.available_features.add("sanitize")
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
@@ -42,10 +48,7 @@ if config.have_torch:
     config.available_features.add("libtorch")
 if config.other_clang_tidy:
     config.available_features.add("other-clang-tidy")
-    other = config.other_clang_tidy
-    if config.sanitize:
-        other = "env LD_PRELOAD={} {}".format(config.asan_runtime, other)
-    config.substitutions.append(("%other_clang_tidy", other))
+    config.substitutions.append(("%other_clang_tidy", loading_plugin(config.other_clang_tidy)))
 if os.path.exists("/usr/include/opencv4/opencv2/core.hpp"):
     config.available_features.add("opencv")
 if config.runtime_tests:
