@@ -545,6 +545,15 @@ private:
               const Fact &F, StringRef Callee);
   void checkHelperCall(const Expr *E);
   void applyParamMoves(const Expr *E);
+  /// A direct call to a function of the main file whose summary can be
+  /// used, with that summary; Sum is null when \p E is no such call.
+  struct HelperCall {
+    const CallExpr *Call = nullptr;
+    const FunctionDecl *Def = nullptr;
+    const FunctionResult *Sum = nullptr;
+    unsigned First = 0; ///< argument that binds parameter 0
+  };
+  HelperCall mainFileHelper(const Expr *E);
   /// Where a callee's summary may be used: all non-system code, or only
   /// the main file (where findings inside helpers can be shown).
   enum class Scope { NonSystem, MainFile };
@@ -1433,17 +1442,22 @@ void FunctionAnalyzer::report(HostAccess::Kind K, const Expr *Sink,
   Out.Accesses.push_back(std::move(A));
 }
 
+FunctionAnalyzer::HelperCall FunctionAnalyzer::mainFileHelper(const Expr *E) {
+  HelperCall H;
+  H.Call = dyn_cast<CallExpr>(E);
+  if (H.Call)
+    H.Def = summarisable(H.Call, H.Call->getDirectCallee(), Scope::MainFile, H.First);
+  if (H.Def)
+    H.Sum = &DA.analyze(H.Def);
+  return H;
+}
+
 void FunctionAnalyzer::applyParamMoves(const Expr *E) {
   // `to_device(x)` with `void to_device(torch::Tensor &t) { t = t.cuda(); }`.
-  const auto *CE = dyn_cast<CallExpr>(E);
-  if (!CE)
+  auto [CE, Def, Summary, First] = mainFileHelper(E);
+  if (!Summary)
     return;
-  unsigned First = 0;
-  const FunctionDecl *Def =
-      summarisable(CE, CE->getDirectCallee(), Scope::MainFile, First);
-  if (!Def)
-    return;
-  const FunctionResult &Sum = DA.analyze(Def);
+  const FunctionResult &Sum = *Summary;
   for (const auto &[Index, Exit] : Sum.ParamOut) {
     if (Index + First >= CE->getNumArgs())
       continue;
@@ -1467,15 +1481,12 @@ void FunctionAnalyzer::applyParamMoves(const Expr *E) {
 void FunctionAnalyzer::checkHelperCall(const Expr *E) {
   // A call to a function of this file whose parameter reaches a host sink:
   // the device argument is reported at the call, the sink in a note.
-  const auto *CE = dyn_cast<CallExpr>(E);
-  if (!CE || !Reporting)
+  if (!Reporting)
     return;
-  unsigned First = 0;
-  const FunctionDecl *Def =
-      summarisable(CE, CE->getDirectCallee(), Scope::MainFile, First);
-  if (!Def)
+  auto [CE, Def, Summary, First] = mainFileHelper(E);
+  if (!Summary)
     return;
-  const FunctionResult &Sum = DA.analyze(Def);
+  const FunctionResult &Sum = *Summary;
   if (Sum.ParamSinks.empty())
     return;
   for (const auto &[Index, Sink] : Sum.ParamSinks) {
