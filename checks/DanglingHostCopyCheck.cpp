@@ -3,7 +3,7 @@
 #include "DanglingHostCopyCheck.h"
 #include "utils/MainFileDecls.h"
 #include "utils/FixIts.h"
-#include "utils/TensorTypes.h"
+#include "utils/ModelNames.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -32,9 +32,7 @@ bool isNonOwningView(QualType T) {
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
   if (!RD)
     return false;
-  std::string N = qualifiedName(RD);
-  return N == "cv::Mat" || N == "cv::Mat_" || N == "Eigen::Map" ||
-         N == "std::span" || N == "std::basic_string_view" || N == "QImage" ||
+  return ApiTable::builtin().classNamed(qualifiedName(RD), ApiRole::NonOwningView) ||
          isTensorType(T); // torch::from_blob(ptr, …) wraps without owning
 }
 
@@ -90,7 +88,7 @@ const CXXMemberCallExpr *storedTemporaryPointer(const Expr *Init) {
     Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
   } else if (const auto *Call = dyn_cast<CallExpr>(Init)) {
     std::string N = calleeName(Call);
-    if (!StringRef(N).ends_with("::from_blob"))
+    if (!ApiTable::builtin().endsWith(N, ApiRole::WrapsPointer))
       return nullptr;
     Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
   }

@@ -2,29 +2,67 @@
 
 #include "DeviceMismatchCheck.h"
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::devplace {
 
-void DeviceMismatchCheck::report(const FunctionDecl *FD,
-                                 const FunctionResult &R, ASTContext &Ctx) {
+namespace {
+/// Two values that meet where one is surely on a device and the other
+/// surely on the host.
+struct Mismatch {
+  const Meeting *M;
+  bool AOnDevice; ///< A is the device side (else B is)
+  bool Definite;  ///< on every path that reaches the operation
+};
+
+/// The rule: a mismatch needs both sides known (no unknown or parameter
+/// device), one proven on a device and the other proven on the host under
+/// the same valuations. A 0-dim host tensor may meet a device tensor. The
+/// first mismatching pair of each operation is reported.
+std::vector<Mismatch> findMismatches(const FunctionFacts &R) {
+  std::vector<Mismatch> Out;
+  // Cut short, no side is proven on the host.
+  if (!R.Complete)
+    return Out;
+  llvm::DenseSet<const Expr *> Seen;
+  for (const Meeting &M : R.Meetings) {
+    const Fact &FA = M.FA, &FB = M.FB;
+    if (FA.Unknown || FA.Params || FB.Unknown || FB.Params)
+      continue;
+    Mask ADev = FA.Dev & ~FA.Host, AHost = FA.Host & ~FA.Dev;
+    Mask BDev = FB.Dev & ~FB.Host, BHost = FB.Host & ~FB.Dev;
+    Mask ADevBHost = FB.Scalar ? 0 : ADev & BHost & M.Reach;
+    Mask AHostBDev = FA.Scalar ? 0 : AHost & BDev & M.Reach;
+    Mask Mis = ADevBHost | AHostBDev;
+    if (!Mis || !Seen.insert(M.Where).second)
+      continue;
+    Out.push_back({&M, ADevBHost != 0, Mis == M.Reach});
+  }
+  return Out;
+}
+} // namespace
+
+void DeviceMismatchCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
+                                 ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  for (const DeviceMismatch &M : R.Mismatches) {
+  for (const Mismatch &X : findMismatches(R)) {
+    const Meeting &M = *X.M;
     SourceLocation Loc = M.Where->getExprLoc();
-    const std::string &Dev = M.AOnDevice ? M.NameA : M.NameB;
-    const std::string &Host = M.AOnDevice ? M.NameB : M.NameA;
-    if (M.K == DeviceMismatch::ModuleInput && M.AOnDevice)
+    const std::string &Dev = X.AOnDevice ? M.NameA : M.NameB;
+    const std::string &Host = X.AOnDevice ? M.NameB : M.NameA;
+    if (M.K == Meeting::ModuleInput && X.AOnDevice)
       diag(Loc, "module '%0' %select{may be|is}1 on a CUDA device but its "
                 "input '%2' is on the host")
-          << M.NameA << M.Definite << M.NameB;
-    else if (M.K == DeviceMismatch::ModuleInput)
+          << M.NameA << X.Definite << M.NameB;
+    else if (M.K == Meeting::ModuleInput)
       diag(Loc, "input '%0' %select{may be|is}1 on a CUDA device but module "
                 "'%2' is on the host; move the module with ->to()")
-          << M.NameB << M.Definite << M.NameA;
+          << M.NameB << X.Definite << M.NameA;
     else
       diag(Loc, "'%0' %select{may be|is}1 on a CUDA device and '%2' is on the "
                 "host: they must be on the same device for this operation")
-          << Dev << M.Definite << Host;
-    addProvenanceNotes(M.AOnDevice ? M.FA.Why : M.FB.Why, Loc, SM);
+          << Dev << X.Definite << Host;
+    addProvenanceNotes(X.AOnDevice ? M.FA.Why : M.FB.Why, Loc, SM);
   }
 }
 

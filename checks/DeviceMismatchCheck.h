@@ -16,7 +16,7 @@ public:
   using DeviceCheck::DeviceCheck;
 
 private:
-  void report(const FunctionDecl *FD, const FunctionResult &R,
+  void report(const FunctionDecl *FD, const FunctionFacts &R,
               ASTContext &Ctx) override;
 };
 

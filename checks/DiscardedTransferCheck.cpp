@@ -2,7 +2,7 @@
 
 #include "DiscardedTransferCheck.h"
 #include "utils/MainFileDecls.h"
-#include "utils/TensorTypes.h"
+#include "utils/ModelNames.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -84,15 +84,15 @@ void DiscardedTransferCheck::discarded(const CallExpr *CE, ASTContext &Ctx) {
   StringRef Name = Callee->getName();
   // In-place methods end in '_' (copy_, fill_, add_) and return a
   // reference anyway.
-  if (Name.ends_with("_"))
+  const ApiTable &Api = ApiTable::builtin();
+  if (Api.endsWith(Name, ApiRole::InPlace))
     return;
   const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
   const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
   if (MC && (!Obj || classifyType(Obj->getType()) != DeviceCarrier::Tensor))
     return;
   std::string QName = qualifiedName(Callee);
-  if (!MC && !StringRef(QName).starts_with("torch::") &&
-      !StringRef(QName).starts_with("at::"))
+  if (!MC && !Api.inNamespace(QName, ApiRole::LibraryNamespace))
     return;
   std::string Subject = Obj ? exprText(Obj, Ctx) : "";
   auto D = diag(CE->getExprLoc(),

@@ -2,7 +2,7 @@
 
 #include "HostSinkCheck.h"
 #include "utils/FixIts.h"
-#include "utils/TensorTypes.h"
+#include "utils/ModelNames.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -23,7 +23,7 @@ void HostSinkCheck::startTranslationUnit() {
   Indexes.clear();
 }
 
-void HostSinkCheck::report(const FunctionDecl *FD, const FunctionResult &R,
+void HostSinkCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
                            ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   // One warning per tensor and line: `{d[0], d[1], d[2]}` is one bug.
@@ -35,7 +35,7 @@ void HostSinkCheck::report(const FunctionDecl *FD, const FunctionResult &R,
         SM.getExpansionLineNumber(Previous->Sink->getBeginLoc()) ==
             SM.getExpansionLineNumber(A.Sink->getBeginLoc()))
       continue;
-    diagnose(A, FD, Ctx);
+    diagnose(A, FD, R, Ctx);
     Previous = &A;
   }
 }
@@ -56,34 +56,26 @@ const CXXMemberCallExpr *asDataPtrCall(const Expr *E) {
   return isDataPtrMethod(MC->getMethodDecl()->getName()) ? MC : nullptr;
 }
 
-/// Library calls and types that only read through a pointer argument; a fix
-/// that points them at a host copy cannot change what the program writes.
-bool readsOnly(StringRef Callee, unsigned ArgIndex) {
-  static const llvm::StringSet<> ReadOnly = {
-      "std::vector", "std::basic_string", "std::basic_string_view",
-      "std::valarray", "std::accumulate", "std::reduce", "std::inner_product",
-      "std::max_element", "std::min_element", "std::minmax_element",
-      "std::find", "std::find_if", "std::count", "std::count_if", "std::equal",
-      "std::all_of", "std::any_of", "std::none_of", "fwrite", "std::fwrite",
-      "write", "std::basic_ostream::write", "std::vector::assign",
-      "std::vector::insert", "std::basic_string::assign",
-      "std::basic_string::append", "memcmp", "std::memcmp"};
-  if (ReadOnly.contains(Callee))
-    return true;
-  if (Callee.starts_with("matplotlibcpp::") || Callee.starts_with("matplot::"))
+/// Library calls and types that only read through a pointer argument (the
+/// ReadsOnly, WritesFirstPointer and WritesLastPointer rows of the API
+/// table); a fix that points them at a host copy cannot change what the
+/// program writes.
+bool readsOnly(const ApiTable &Api, StringRef Callee, unsigned ArgIndex,
+               unsigned NumArgs) {
+  if (Api.callee(Callee, ApiRole::ReadsOnly) ||
+      Api.classNamed(Callee, ApiRole::ReadsOnly))
     return true;
   // The source operands of copies.
-  if (Callee == "memcpy" || Callee == "std::memcpy" || Callee == "memmove" ||
-      Callee == "std::memmove")
-    return ArgIndex == 1;
-  if (Callee == "std::copy" || Callee == "std::copy_n")
-    return ArgIndex < 2;
+  if (Api.callee(Callee, ApiRole::WritesFirstPointer))
+    return ArgIndex != 0;
+  if (Api.callee(Callee, ApiRole::WritesLastPointer))
+    return ArgIndex + 1 < NumArgs;
   return false;
 }
 
 /// True when every use of \p E (a pointer into tensor memory, or an accessor)
 /// only reads through it: fix-its that redirect it to a host copy are safe.
-bool usedForReadingOnly(const Expr *E, const ParentMap &PM) {
+bool usedForReadingOnly(const Expr *E, const ParentMap &PM, const ApiTable &Api) {
   const Expr *Cur = E;
   while (true) {
     const Stmt *P = PM.getParent(Cur);
@@ -147,15 +139,15 @@ bool usedForReadingOnly(const Expr *E, const ParentMap &PM) {
     if (const auto *CE = dyn_cast<CallExpr>(P)) {
       for (unsigned I = 0; I < CE->getNumArgs(); ++I)
         if (CE->getArg(I)->IgnoreParenImpCasts() == Cur->IgnoreParenImpCasts())
-          return readsOnly(calleeName(CE), I);
+          return readsOnly(Api, calleeName(CE), I, CE->getNumArgs());
       return false;
     }
     if (const auto *CE = dyn_cast<CXXConstructExpr>(P))
-      return readsOnly(calleeName(CE), 0);
+      return readsOnly(Api, calleeName(CE), 0, CE->getNumArgs());
     if (const auto *ME = dyn_cast<MemberExpr>(P)) {
       // accessor.size(0), accessor.stride(1)
       StringRef N = ME->getMemberDecl()->getName();
-      return N == "size" || N == "stride" || N == "sizes" || N == "strides";
+      return Api.methodName(N, ApiRole::AccessorShape);
     }
     return false;
   }
@@ -168,12 +160,14 @@ bool usedForReadingOnly(const Expr *E, const ParentMap &PM) {
 struct HostSinkCheck::FunctionIndex {
   llvm::StringSet<> Names;
   llvm::DenseMap<const ValueDecl *, std::vector<const DeclRefExpr *>> Uses;
-  /// Parents within the body only: the ASTContext's map would index every
-  /// header of the translation unit.
-  ParentMap Parents;
+  /// Parents within the body only (the model's, shared by the rules): the
+  /// ASTContext's map would index every header of the translation unit.
+  std::shared_ptr<ParentMap> ParentsOwner;
+  const ParentMap &Parents;
+  const ApiTable &Api;
 
-  explicit FunctionIndex(const FunctionDecl *FD)
-      : Parents(const_cast<Stmt *>(FD->getBody())) {
+  FunctionIndex(const FunctionDecl *FD, const FunctionFacts &R, const ApiTable &Api)
+      : ParentsOwner(R.Parents), Parents(*ParentsOwner), Api(Api) {
     struct Walker : RecursiveASTVisitor<Walker> {
       FunctionIndex *Out;
       bool VisitNamedDecl(NamedDecl *D) {
@@ -198,7 +192,7 @@ struct HostSinkCheck::FunctionIndex {
     if (It == Uses.end())
       return true;
     for (const DeclRefExpr *Use : It->second)
-      if (!usedForReadingOnly(Use, Parents))
+      if (!usedForReadingOnly(Use, Parents, Api))
         return false;
     return true;
   }
@@ -207,10 +201,10 @@ struct HostSinkCheck::FunctionIndex {
 HostSinkCheck::~HostSinkCheck() = default;
 
 const HostSinkCheck::FunctionIndex &
-HostSinkCheck::indexOf(const FunctionDecl *FD) {
+HostSinkCheck::indexOf(const FunctionDecl *FD, const FunctionFacts &R) {
   auto &Slot = Indexes[FD];
   if (!Slot)
-    Slot = std::make_unique<FunctionIndex>(FD);
+    Slot = std::make_unique<FunctionIndex>(FD, R, model().api());
   return *Slot;
 }
 
@@ -255,7 +249,7 @@ const Stmt *enclosingBlockStatement(const Expr *E, const ParentMap &PM) {
 } // namespace
 
 void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
-                             ASTContext &Ctx) {
+                             const FunctionFacts &R, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = A.Sink->getExprLoc();
   {
@@ -286,7 +280,7 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
     // Fix-its, only where they cannot change meaning elsewhere.
     bool InMacro = A.Sink->getBeginLoc().isMacroID() ||
                    A.Sink->getEndLoc().isMacroID();
-    const ParentMap &PM = indexOf(FD).Parents;
+    const ParentMap &PM = indexOf(FD, R).Parents;
     const CXXMemberCallExpr *DirectDataPtr = asDataPtrCall(A.Operand);
     if (!InMacro && A.K == HostAccess::Read && DirectDataPtr) {
       // *t.data_ptr<T>() and t.data_ptr<T>()[0] read one scalar: item<T>().
@@ -327,12 +321,13 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
         if (DS->isSingleDecl())
           if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
               VD && VD->getInit() == Top)
-            Safe = indexOf(FD).readOnly(VD);
+            Safe = indexOf(FD, R).readOnly(VD);
     } else if (DirectDataPtr) {
       Receiver = DirectDataPtr->getImplicitObjectArgument();
       InsertBefore = enclosingBlockStatement(A.Sink, PM);
-      Safe = A.K != HostAccess::Write && usedForReadingOnly(DirectDataPtr, PM) &&
-             (A.K != HostAccess::Construct || readsOnly(A.Callee, 0));
+      const ApiTable &Api = model().api();
+      Safe = A.K != HostAccess::Write && usedForReadingOnly(DirectDataPtr, PM, Api) &&
+             (A.K != HostAccess::Construct || readsOnly(Api, A.Callee, 0, 1));
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(stripAll(A.Operand))) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       const CXXMemberCallExpr *Init =
@@ -340,7 +335,7 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       if (Init && VD->isLocalVarDecl() && FixedPointers.insert(VD).second) {
         Receiver = Init->getImplicitObjectArgument();
         InsertBefore = enclosingBlockStatement(Init, PM);
-        Safe = indexOf(FD).readOnly(VD);
+        Safe = indexOf(FD, R).readOnly(VD);
       }
     }
     const auto *Named = dyn_cast_or_null<DeclRefExpr>(stripAll(Receiver));
@@ -351,7 +346,7 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       std::string Base = Named->getDecl()->getName().str() + "_host";
       std::string HostName = Base;
       auto &Taken = IntroducedNames[FD];
-      const FunctionIndex &Index = indexOf(FD);
+      const FunctionIndex &Index = indexOf(FD, R);
       for (unsigned N = 2; Taken.contains(HostName) || Index.Names.contains(HostName);
            ++N)
         HostName = Base + std::to_string(N);

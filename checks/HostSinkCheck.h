@@ -22,12 +22,13 @@ public:
   ~HostSinkCheck() override;
 
 private:
-  void report(const FunctionDecl *FD, const FunctionResult &R,
+  void report(const FunctionDecl *FD, const FunctionFacts &R,
               ASTContext &Ctx) override;
   void startTranslationUnit() override;
   struct FunctionIndex;
-  const FunctionIndex &indexOf(const FunctionDecl *FD);
-  void diagnose(const HostAccess &A, const FunctionDecl *FD, ASTContext &Ctx);
+  const FunctionIndex &indexOf(const FunctionDecl *FD, const FunctionFacts &R);
+  void diagnose(const HostAccess &A, const FunctionDecl *FD,
+                const FunctionFacts &R, ASTContext &Ctx);
 
   /// Pointer variables already given a host-copy fix in this TU: several
   /// sinks through one pointer share one fix.

@@ -1,7 +1,7 @@
 //===--- SyncInLoopCheck.cpp - devplace-sync-in-loop ----------------------===//
 
 #include "SyncInLoopCheck.h"
-#include "utils/TensorTypes.h"
+#include "utils/ModelNames.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -69,10 +69,7 @@ bool isCondition(const Stmt *Parent, const Stmt *Child) {
 }
 
 bool isLogCall(const CallExpr *CE) {
-  std::string N = calleeName(CE);
-  StringRef Name(N);
-  return Name.contains("print") || Name.contains("log") || Name.contains("Log") ||
-         Name == "puts" || Name == "fputs" || Name.contains("format");
+  return ApiTable::builtin().callee(calleeName(CE), ApiRole::LogCall);
 }
 
 /// How the value of a sync is used.
@@ -149,9 +146,7 @@ Use classify(const Expr *E, const ParentMap &PM, const Stmt *Loop,
       if (MC->getCallee() == Cur || MC->getImplicitObjectArgument() == Cur)
         continue;
       if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier()) {
-        StringRef N = MD->getName();
-        if (N == "push_back" || N == "emplace_back" || N == "append" ||
-            N == "add_scalar" || N == "update" || N == "record" || N == "log")
+        if (ApiTable::builtin().methodName(MD->getName(), ApiRole::Accumulator))
           return Use::Accumulates;
       }
       return Use::Other;
@@ -172,12 +167,12 @@ Use classify(const Expr *E, const ParentMap &PM, const Stmt *Loop,
 
 } // namespace
 
-void SyncInLoopCheck::report(const FunctionDecl *FD, const FunctionResult &R,
+void SyncInLoopCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
                              ASTContext &Ctx) {
   if (R.Syncs.empty())
     return;
   const SourceManager &SM = Ctx.getSourceManager();
-  ParentMap PM(const_cast<Stmt *>(FD->getBody()));
+  const ParentMap &PM = *R.Parents;
   for (const HostSync &S : R.Syncs) {
     // The innermost loop around the sync, unless a condition on the way
     // makes the sync occasional (logging every N batches) or steers.

@@ -3,7 +3,7 @@
 #include "UnregisteredSubmoduleCheck.h"
 #include "utils/FixIts.h"
 #include "utils/MainFileDecls.h"
-#include "utils/TensorTypes.h"
+#include "utils/ModelNames.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -27,9 +27,7 @@ bool isRegisterCall(const CallExpr *CE) {
   const auto *FD = CE->getDirectCallee();
   if (!FD || !FD->getIdentifier())
     return false;
-  StringRef N = FD->getName();
-  return N == "register_module" || N == "register_parameter" ||
-         N == "register_buffer";
+  return ApiTable::builtin().methodName(FD->getName(), ApiRole::ModuleRegistration);
 }
 
 /// `this->f` or `f` inside a member function: the field, if any.
@@ -118,7 +116,7 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   for (const CXXRecordDecl *RD : mainFileClasses(Ctx))
     if (!RD->isInvalidDecl() && isNNModuleClass(RD) &&
-        qualifiedName(RD) != "torch::nn::Module")
+        !ApiTable::builtin().is(ApiMatch::Class, qualifiedName(RD), ApiRole::ModuleBase))
       checkClass(RD, Ctx);
 }
 

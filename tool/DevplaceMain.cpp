@@ -9,7 +9,7 @@
 #include "Baseline.h"
 #include "ProjectRun.h"
 #include "Reports.h"
-#include "analysis/DeviceAnalysis.h"
+#include "devplace/model/Facts.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -606,7 +606,7 @@ int main(int argc, const char **argv) {
     errs() << summaryLine(Report) << "\n";
   }
   if (Stats) {
-    clang::tidy::devplace::AnalysisStats &S = clang::tidy::devplace::analysisStats();
+    clang::devplace::AnalysisStats &S = clang::devplace::analysisStats();
     errs() << formatv("devplace: stats: {0} function analyses, {1} CFG blocks, {2} "
                       "block visits, at most {3:f2} visits per block in one "
                       "function, {4} cut short\n",

@@ -18,8 +18,8 @@ namespace {
 /// any check runs, so that no analysis outlives its AST.
 struct Shared {
   const ASTContext *Ctx = nullptr;
-  std::map<std::string, std::unique_ptr<DeviceAnalysis>> Analyses;
-  std::set<const DeviceAnalysis *> Analysed; // analyzeAll has run
+  std::map<std::string, std::unique_ptr<DeviceModel>> Analyses;
+  std::set<const DeviceModel *> Analysed; // analyzeAll has run
   std::set<const Decl *> Remarked; // cut-short remarks already emitted
 
   void reset(const ASTContext *For) {
@@ -68,16 +68,17 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
   std::string Key = HostSinkFunctions + "\n" + SourceFunctions + "\n" +
                     SanitizerFunctions + (AnalyzeHeaders ? "\nheaders" : "") +
                     "\n" + std::to_string(VisitsPerBlockLimit);
-  std::unique_ptr<DeviceAnalysis> &DA = SharedAnalyses.Analyses[Key];
-  std::set<const DeviceAnalysis *> &Analysed = SharedAnalyses.Analysed;
+  std::unique_ptr<DeviceModel> &DA = SharedAnalyses.Analyses[Key];
+  std::set<const DeviceModel *> &Analysed = SharedAnalyses.Analysed;
   if (!DA) {
-    Catalogue Cat = Catalogue::builtin();
-    Catalogue::extend(Cat.HostMemoryFunctions, HostSinkFunctions);
-    Catalogue::extend(Cat.DeviceSources, SourceFunctions);
-    Catalogue::extend(Cat.HostSanitizers, SanitizerFunctions);
+    // The options add rows to the API table.
+    ApiTable Api = ApiTable::builtin();
+    Api.addFunctions(HostSinkFunctions, ApiRole::HostMemoryCall);
+    Api.addFunctions(SourceFunctions, ApiRole::DeviceSource);
+    Api.addFunctions(SanitizerFunctions, ApiRole::HostSanitizer);
     AnalysisOptions Opts;
     Opts.MaxVisitsPerBlock = std::max(1u, VisitsPerBlockLimit);
-    DA = std::make_unique<DeviceAnalysis>(Ctx, std::move(Cat), Opts);
+    DA = std::make_unique<DeviceModel>(Ctx, std::move(Api), Opts);
   }
   std::vector<const FunctionDecl *> Functions = mainFileFunctions(Ctx, AnalyzeHeaders);
   if (!Analysed.count(DA.get())) {
@@ -92,7 +93,7 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
          "analysis round; findings that go through members may be missing",
          DiagnosticIDs::Remark);
   for (const FunctionDecl *FD : Functions) {
-    const FunctionResult &R = DA->analyze(FD);
+    const FunctionFacts &R = DA->analyze(FD);
     // Said once per function, by whichever analysis check gets there first.
     if (!R.Complete && ReportAnalysisLimits && SharedAnalyses.Remarked.insert(FD).second)
       diag(FD->getLocation(),
@@ -100,6 +101,7 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
            "block of its %3); findings later in it may be missing",
            DiagnosticIDs::Remark)
           << FD << R.Visits - 1 << DA->options().MaxVisitsPerBlock << R.Blocks;
+    Model = DA.get();
     report(FD, R, Ctx);
   }
 }
@@ -115,7 +117,7 @@ void DeviceCheck::addProvenanceNotes(const Step *Why, SourceLocation At,
     if (S->K == Step::PointsInto && S->Subject.empty() &&
         SM.getExpansionLineNumber(S->Loc) == SM.getExpansionLineNumber(At))
       continue;
-    diag(S->Loc, DeviceAnalysis::describe(*S), DiagnosticIDs::Note);
+    diag(S->Loc, describe(*S), DiagnosticIDs::Note);
   }
 }
 

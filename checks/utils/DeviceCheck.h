@@ -8,7 +8,7 @@
 #ifndef DEVPLACE_UTILS_DEVICECHECK_H
 #define DEVPLACE_UTILS_DEVICECHECK_H
 
-#include "analysis/DeviceAnalysis.h"
+#include "utils/ModelNames.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace clang::tidy::devplace {
@@ -26,10 +26,13 @@ public:
 
 protected:
   /// Called once per analysed function of the main file, in source order.
-  virtual void report(const FunctionDecl *FD, const FunctionResult &R,
+  virtual void report(const FunctionDecl *FD, const FunctionFacts &R,
                       ASTContext &Ctx) = 0;
   /// Called before the first report() of a translation unit.
   virtual void startTranslationUnit() {}
+
+  /// The model of the translation unit being reported (during report()).
+  const DeviceModel &model() const { return *Model; }
 
   /// Adds the "where it came from" notes of \p Why, source first.
   void addProvenanceNotes(const Step *Why, SourceLocation At,
@@ -38,6 +41,7 @@ protected:
   const bool StrictMode;
 
 private:
+  const DeviceModel *Model = nullptr;
   const std::string HostSinkFunctions;
   const std::string SourceFunctions;
   const std::string SanitizerFunctions;

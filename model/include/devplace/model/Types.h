@@ -1,12 +1,13 @@
-//===--- TensorTypes.h - recognising LibTorch types -------------*- C++ -*-===//
+//===--- Types.h - the LibTorch types whose device the model follows -*- C++ -*-===//
 //
 // Which clang types are the LibTorch value types whose device devplace
-// tracks. Recognition is by qualified class name (at::Tensor, c10::Device, …)
-// so that it works the same on the real headers and on the test mocks.
+// tracks, and naming helpers. Recognition is by qualified class name, from
+// the API table (TorchApi.def), so that it works the same on the real headers
+// and on the test mocks.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DEVPLACE_UTILS_TENSORTYPES_H
-#define DEVPLACE_UTILS_TENSORTYPES_H
+#ifndef DEVPLACE_MODEL_TYPES_H
+#define DEVPLACE_MODEL_TYPES_H
 
 #include "clang/AST/Type.h"
 #include "llvm/ADT/StringRef.h"
@@ -16,7 +17,7 @@ namespace clang {
 class NamedDecl;
 class FunctionDecl;
 class Expr;
-namespace tidy::devplace {
+namespace devplace {
 
 /// The kinds of values whose device the analysis follows.
 enum class DeviceCarrier {
@@ -45,8 +46,8 @@ bool isNNModuleClass(const CXXRecordDecl *RD);
 /// namespaces ("std::vector", "torch::zeros").
 std::string qualifiedName(const NamedDecl *D);
 
-/// data_ptr, data, mutable_data_ptr, const_data_ptr: a pointer to the
-/// tensor's memory.
+/// A method that returns a pointer into the tensor's memory (data_ptr, …:
+/// the PointerToMemory rows of the API table).
 bool isDataPtrMethod(llvm::StringRef Name);
 
 /// The value \p E denotes, through parentheses, implicit casts, cleanups,
@@ -60,7 +61,7 @@ std::string calleeName(const Expr *Call);
 std::string exprText(const Expr *E, const class ASTContext &Ctx,
                      unsigned MaxLen = 48);
 
-} // namespace tidy::devplace
+} // namespace devplace
 } // namespace clang
 
 #endif

@@ -1,6 +1,7 @@
-//===--- TensorTypes.cpp - recognising LibTorch types ---------------------===//
+//===--- Types.cpp - the LibTorch types whose device the model follows ----===//
 
-#include "utils/TensorTypes.h"
+#include "devplace/model/Types.h"
+#include "devplace/model/ApiTable.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -9,7 +10,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
-namespace clang::tidy::devplace {
+namespace clang::devplace {
 
 std::string qualifiedName(const NamedDecl *D) {
   if (!D)
@@ -35,19 +36,16 @@ static const CXXRecordDecl *recordOf(QualType T) {
   return nullptr;
 }
 
-static bool isNamed(const CXXRecordDecl *RD, llvm::StringRef A,
-                    llvm::StringRef B = "") {
-  if (!RD)
-    return false;
-  std::string N = qualifiedName(RD);
-  return N == A || (!B.empty() && N == B);
+/// The class has role \p R in the API table.
+static bool hasRole(const CXXRecordDecl *RD, ApiRole R) {
+  return RD && ApiTable::builtin().is(ApiMatch::Class, qualifiedName(RD), R);
 }
 
 bool isTensorType(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   if (!RD)
     return false;
-  if (isNamed(RD, "at::Tensor", "at::TensorBase"))
+  if (hasRole(RD, ApiRole::TensorClass))
     return true;
   RD = RD->getDefinition();
   if (!RD)
@@ -55,23 +53,22 @@ bool isTensorType(QualType T) {
   // torch::autograd::Variable and user subclasses derive from at::Tensor.
   bool Derived = false;
   RD->forallBases([&](const CXXRecordDecl *Base) {
-    if (isNamed(Base, "at::Tensor", "at::TensorBase"))
+    if (hasRole(Base, ApiRole::TensorClass))
       Derived = true;
     return true;
   });
   return Derived;
 }
 
-static bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef A,
-                        llvm::StringRef B = "") {
-  if (isNamed(RD, A, B))
+static bool derivesFrom(const CXXRecordDecl *RD, ApiRole R) {
+  if (hasRole(RD, R))
     return true;
   RD = RD ? RD->getDefinition() : nullptr;
   if (!RD)
     return false;
   bool Found = false;
   RD->forallBases([&](const CXXRecordDecl *Base) {
-    if (isNamed(Base, A, B))
+    if (hasRole(Base, R))
       Found = true;
     return true;
   });
@@ -79,20 +76,7 @@ static bool derivesFrom(const CXXRecordDecl *RD, llvm::StringRef A,
 }
 
 bool isNNModuleClass(const CXXRecordDecl *RD) {
-  return derivesFrom(RD, "torch::nn::Module");
-}
-
-static bool isStdContainer(const CXXRecordDecl *RD) {
-  static const char *const Names[] = {
-      "std::vector", "std::deque", "std::list",  "std::array",
-      "std::map",    "std::unordered_map", "std::pair", "std::tuple",
-      "std::optional", "c10::optional", "c10::List", "std::initializer_list",
-      "c10::ArrayRef", "torch::OrderedDict"};
-  std::string N = qualifiedName(RD);
-  for (const char *C : Names)
-    if (N == C)
-      return true;
-  return false;
+  return derivesFrom(RD, ApiRole::ModuleBase);
 }
 
 DeviceCarrier classifyType(QualType T) {
@@ -106,9 +90,10 @@ DeviceCarrier classifyType(QualType T) {
                ? DeviceCarrier::None
                : DeviceCarrier::Container;
   if (const auto *ET = T->getAs<EnumType>()) {
-    std::string N = qualifiedName(ET->getDecl());
-    return N == "c10::DeviceType" ? DeviceCarrier::DeviceType
-                                  : DeviceCarrier::None;
+    return ApiTable::builtin().is(ApiMatch::Class, qualifiedName(ET->getDecl()),
+                                  ApiRole::DeviceTypeEnum)
+               ? DeviceCarrier::DeviceType
+               : DeviceCarrier::None;
   }
   const CXXRecordDecl *RD = recordOf(T);
   if (!RD)
@@ -116,18 +101,20 @@ DeviceCarrier classifyType(QualType T) {
   if (isTensorType(T))
     return DeviceCarrier::Tensor;
   std::string N = qualifiedName(RD);
-  if (N == "c10::Device")
+  const ApiTable &Api = ApiTable::builtin();
+  auto Is = [&](ApiRole R) { return Api.is(ApiMatch::Class, N, R); };
+  if (Is(ApiRole::DeviceClass))
     return DeviceCarrier::Device;
-  if (N == "c10::TensorOptions")
+  if (Is(ApiRole::OptionsClass))
     return DeviceCarrier::Options;
-  if (N == "c10::IValue")
+  if (Is(ApiRole::IValueClass))
     return DeviceCarrier::IValue;
   // Modules: the class itself, its TORCH_MODULE holder, a shared_ptr to it,
   // and TorchScript modules.
-  if (isNNModuleClass(RD) || derivesFrom(RD, "torch::nn::ModuleHolder") ||
-      derivesFrom(RD, "torch::jit::Module", "torch::jit::script::Module"))
+  if (isNNModuleClass(RD) || derivesFrom(RD, ApiRole::ModuleHolder) ||
+      derivesFrom(RD, ApiRole::ScriptModule))
     return DeviceCarrier::Module;
-  if (N == "std::shared_ptr")
+  if (Is(ApiRole::SharedPointer))
     if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
         Spec && Spec->getTemplateArgs().size() >= 1 &&
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
@@ -136,15 +123,14 @@ DeviceCarrier classifyType(QualType T) {
           Pointee && isNNModuleClass(Pointee))
         return DeviceCarrier::Module;
   // An item of a torch::OrderedDict (named_parameters()) holds its value.
-  if (RD->getIdentifier() && RD->getName() == "Item")
-    if (const auto *Dict = dyn_cast<CXXRecordDecl>(RD->getDeclContext());
-        Dict && qualifiedName(Dict) == "torch::OrderedDict")
+  if (Is(ApiRole::OrderedDictItem))
+    if (const auto *Dict = dyn_cast<CXXRecordDecl>(RD->getDeclContext()))
       return classifyType(
                  Dict->getASTContext().getRecordType(Dict)) == DeviceCarrier::Container
                  ? DeviceCarrier::Container
                  : DeviceCarrier::None;
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
-    if (!isStdContainer(RD))
+    if (!Is(ApiRole::ContainerClass))
       return DeviceCarrier::None;
     llvm::SmallVector<TemplateArgument, 4> Args;
     for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
@@ -157,8 +143,7 @@ DeviceCarrier classifyType(QualType T) {
       if (Arg.getKind() != TemplateArgument::Type)
         continue;
       DeviceCarrier Inner = classifyType(Arg.getAsType());
-      if (Inner == DeviceCarrier::Device && (N == "std::optional" ||
-                                             N == "c10::optional"))
+      if (Inner == DeviceCarrier::Device && Is(ApiRole::OptionalClass))
         return DeviceCarrier::Device;
       if (Inner != DeviceCarrier::None && Inner != DeviceCarrier::Pointer &&
           Inner != DeviceCarrier::Module)
@@ -169,8 +154,7 @@ DeviceCarrier classifyType(QualType T) {
 }
 
 bool isDataPtrMethod(llvm::StringRef Name) {
-  return Name == "data_ptr" || Name == "data" || Name == "mutable_data_ptr" ||
-         Name == "const_data_ptr";
+  return ApiTable::builtin().tensorMethod(Name, ApiRole::PointerToMemory);
 }
 
 const Expr *stripValue(const Expr *E) {
@@ -235,4 +219,4 @@ std::string exprText(const Expr *E, const ASTContext &Ctx, unsigned MaxLen) {
   return S;
 }
 
-} // namespace clang::tidy::devplace
+} // namespace clang::devplace

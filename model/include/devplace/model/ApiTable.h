@@ -1,0 +1,105 @@
+//===--- ApiTable.h - the names devplace knows, and their roles -*- C++ -*-===//
+//
+// The rows of TorchApi.def, indexed for look-up. Every piece of knowledge
+// about a library's API that the model, the rules and the fix-its use comes
+// from here; users add rows through the checks' options.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_MODEL_APITABLE_H
+#define DEVPLACE_MODEL_APITABLE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clang::devplace {
+
+enum class ApiRole : uint8_t {
+#define DEVPLACE_ROLE(Role, Doc) Role,
+#include "devplace/model/TorchApi.def"
+  NumRoles
+};
+static_assert(static_cast<unsigned>(ApiRole::NumRoles) <= 64,
+              "roles are kept in a 64-bit set");
+
+/// How a row's name is compared (see TorchApi.def).
+enum class ApiMatch : uint8_t {
+  Function,
+  Method,
+  TensorMethod,
+  MethodName,
+  Class,
+  ClassName,
+  Suffix,
+  Substring,
+  Namespace,
+  Enumerator,
+  DeviceString,
+  NumMatches
+};
+
+struct ApiRow {
+  ApiMatch Match;
+  llvm::StringRef Name;
+  ApiRole Role;
+};
+
+class ApiTable {
+public:
+  /// The rows of TorchApi.def.
+  static const ApiTable &builtin();
+  static llvm::ArrayRef<ApiRow> builtinRows();
+  static llvm::StringRef roleName(ApiRole R);
+  static llvm::StringRef roleDoc(ApiRole R);
+  static llvm::StringRef matchName(ApiMatch M);
+
+  void add(ApiMatch M, llvm::StringRef Name, ApiRole R);
+  /// Adds the ';'- or ','-separated qualified function names in \p List
+  /// (a check option) with role \p R.
+  void addFunctions(llvm::StringRef List, ApiRole R);
+
+  /// Exact look-ups.
+  bool is(ApiMatch M, llvm::StringRef Name, ApiRole R) const {
+    const auto &Map = Exact[static_cast<unsigned>(M)];
+    auto It = Map.find(Name);
+    return It != Map.end() && (It->second & bit(R));
+  }
+  /// A callee by qualified name: a Function or Method row, or a Namespace,
+  /// Suffix or Substring row that matches it.
+  bool callee(llvm::StringRef QualifiedName, ApiRole R) const;
+  /// A class by qualified name: a Class row, or a Suffix row.
+  bool classNamed(llvm::StringRef QualifiedName, ApiRole R) const;
+  bool tensorMethod(llvm::StringRef Name, ApiRole R) const {
+    return is(ApiMatch::TensorMethod, Name, R);
+  }
+  bool methodName(llvm::StringRef Name, ApiRole R) const {
+    return is(ApiMatch::MethodName, Name, R);
+  }
+  /// The qualified name lies in a namespace with role \p R.
+  bool inNamespace(llvm::StringRef QualifiedName, ApiRole R) const;
+  /// \p Name ends with a Suffix row of role \p R.
+  bool endsWith(llvm::StringRef Name, ApiRole R) const {
+    return patterns(ApiMatch::Suffix, Name, R);
+  }
+  /// \p Text starts with a row of kind \p M (a DeviceString) and role \p R.
+  bool startsWith(ApiMatch M, llvm::StringRef Text, ApiRole R) const;
+
+private:
+  static uint64_t bit(ApiRole R) { return uint64_t(1) << static_cast<unsigned>(R); }
+  bool patterns(ApiMatch M, llvm::StringRef Name, ApiRole R) const;
+  llvm::StringMap<uint64_t> Exact[static_cast<unsigned>(ApiMatch::NumMatches)];
+  /// Suffix and Substring rows, tried one by one (a handful).
+  struct Pattern {
+    ApiMatch Match;
+    std::string Name;
+    ApiRole Role;
+  };
+  std::vector<Pattern> Patterns;
+};
+
+} // namespace clang::devplace
+
+#endif

@@ -1,0 +1,107 @@
+//===--- Facts.h - what the model records about one function ----*- C++ -*-===//
+//
+// The model's output for one function: where host code touches memory that
+// may not be on the host, where a host synchronisation meets a tensor that
+// may be on a device, which values meet in one operation, and the summary
+// that callers use. These are facts with their provenance; deciding which of
+// them is a finding, and how to say so, is the rules' work (checks/).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_MODEL_FACTS_H
+#define DEVPLACE_MODEL_FACTS_H
+
+#include "devplace/model/Lattice.h"
+#include <atomic>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace clang {
+class Expr;
+class ParentMap;
+namespace devplace {
+
+/// Host code touches the memory of a tensor that may be on a device, or
+/// whose device the model cannot see.
+struct HostAccess {
+  enum Kind { Read, Write, Accessor, Call, Construct, Helper };
+  Kind K;
+  const Expr *Sink;      ///< the expression that touches host memory
+  const Expr *Operand;   ///< the pointer or tensor expression it touches
+  std::string Tensor;    ///< the tensor whose memory it is
+  std::string Callee;    ///< for Call/Construct: the host code's name
+  bool Definite;         ///< is (rather than may be) on a device
+  const Step *Why;       ///< provenance, from the sink back to the source
+  bool UnknownOnly;      ///< no known device path: a parameter, a field
+  uint32_t Params = 0;   ///< parameters of the function whose memory it is
+  const HostAccess *Inner = nullptr; ///< for Helper: the access in the callee
+};
+
+/// Two values meet in one operation that needs them on one device: tensor
+/// operands, or a module and its input.
+struct Meeting {
+  enum Kind { Operands, ModuleInput };
+  Kind K;
+  const Expr *Where;     ///< the operation
+  const Expr *A, *B;     ///< the operands; A is the module for ModuleInput
+  std::string NameA, NameB;
+  Fact FA, FB;
+  Mask Reach;            ///< valuations under which the operation runs
+};
+
+/// A host synchronisation on a tensor that may be on a device: .item(),
+/// .cpu(), .to(kCPU), .is_nonzero(), printing.
+struct HostSync {
+  const Expr *Call;
+  std::string Tensor;
+  std::string What;      ///< ".item()", ".cpu()", "operator<<", …
+  bool Definite;
+  const Step *Why;
+};
+
+/// What the model records about one function.
+struct FunctionFacts {
+  std::vector<HostAccess> Accesses;  ///< in source order
+  std::vector<Meeting> Meetings;     ///< in the order the operations run
+  std::vector<HostSync> Syncs;
+  Fact Return;           ///< device of the return value (summary for callers)
+  /// Parameters whose memory reaches host code, with that access (directly
+  /// or through further calls): callers' device arguments reach it too.
+  std::vector<std::pair<unsigned, const HostAccess *>> ParamSinks;
+  /// Parameters passed by non-const reference that the function leaves with
+  /// another device: their value at the exit (callers update the argument).
+  std::vector<std::pair<unsigned, Fact>> ParamOut;
+  /// Parents of the statements of the body, for the rules that walk up from
+  /// a fact (built once per function, shared by every rule).
+  std::shared_ptr<ParentMap> Parents;
+  bool Complete = true;  ///< false when a bound cut the analysis short: then
+                         ///< every device possibility found is real, but "on
+                         ///< every path" and "only on the host" are not
+                         ///< proven (the Definite flags are cleared)
+  unsigned Blocks = 0;   ///< blocks of the function's CFG
+  unsigned Visits = 0;   ///< block visits made (Budget when cut short)
+};
+
+struct AnalysisOptions {
+  /// Upper bound on block visits, as a multiple of the number of blocks.
+  /// Measured (bench/bounds.py): real LibTorch code, the generated
+  /// workloads and every inline function of <torch/torch.h>,
+  /// <torch/script.h> and OpenCV need at most a few visits per block; the
+  /// bound only stops pathological inputs, and cost stays linear.
+  unsigned MaxVisitsPerBlock = 64;
+};
+
+/// Totals over the process: `devplace --analysis-stats` prints them, and they
+/// are how the visit bound was chosen (bench/bounds.py).
+struct AnalysisStats {
+  std::atomic<uint64_t> Functions{0}, Blocks{0}, Visits{0}, CutShort{0};
+  /// The largest visits-per-block ratio of any function, in hundredths.
+  std::atomic<uint64_t> MaxVisitsPerBlockX100{0};
+};
+AnalysisStats &analysisStats();
+
+} // namespace devplace
+} // namespace clang
+
+#endif

@@ -1,0 +1,109 @@
+//===--- Lattice.h - the abstract device of one value -----------*- C++ -*-===//
+//
+// A function's device choices depend on a few boolean conditions
+// (torch::cuda::is_available(), a use_gpu flag, …): the "atoms". With at most
+// six atoms there are 64 valuations, and a fact is two 64-bit masks: the
+// valuations under which the value may be on the host, and those under which
+// it may be on a device. Joins are bitwise ORs, so the analysis is a plain
+// CFG worklist whose cost is linear in the size of the function (no solver).
+//
+// Parameters carry a symbolic "same device as parameter i" bit, so one run
+// over a function yields both its facts and a summary that its callers use.
+// A fact also carries its provenance: the chain of steps by which the value
+// may have come to a device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_MODEL_LATTICE_H
+#define DEVPLACE_MODEL_LATTICE_H
+
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+
+namespace clang::devplace {
+
+using Mask = uint64_t;
+inline constexpr Mask AllValuations = ~Mask(0);
+inline constexpr unsigned MaxAtoms = 6;
+
+/// Valuations in which atom \p I is true: bit V of the mask is set when bit
+/// I of V is set.
+Mask atomTrueMask(unsigned I);
+
+/// One link of the chain that explains how a value came to be on a device.
+/// The chain runs from the sink back to the source; notes print it reversed.
+struct Step {
+  enum Kind {
+    DeviceConstant, ///< kCUDA, Device("cuda:0"), a device chosen by a condition
+    MovedTo,        ///< .to(dev), .cuda(), .to(other)
+    CreatedOn,      ///< a factory with device options
+    Assigned,       ///< a variable takes the value
+    Inserted,       ///< the value is added to a container
+    PointsInto,     ///< a raw pointer into the tensor's memory
+    Returned,       ///< the result of a call
+    MovedByCall,    ///< a helper moved a variable passed by reference
+    UnknownOrigin,  ///< a parameter or field whose device is not known
+  };
+  Kind K;
+  SourceLocation Loc;
+  llvm::StringRef Subject; ///< the variable the note names; may be empty
+  llvm::StringRef Detail;  ///< device expression, tensor name, callee
+  llvm::StringRef When;    ///< the condition under which this step runs
+  const Step *Prev;
+  unsigned Depth;
+  bool SubjectIsDevice = false; ///< the subject is a Device, not a tensor
+  llvm::StringRef Object; ///< for moves: the tensor moved, named when no
+                          ///< variable takes the result
+};
+
+/// The abstract device of one value.
+struct Fact {
+  Mask Host = 0;         ///< valuations under which it may be on the host
+  Mask Dev = 0;          ///< valuations under which it may be on a device
+  uint32_t Params = 0;   ///< parameters whose (unknown) device it carries
+  bool Unknown = false;  ///< device comes from where the analysis cannot see
+  bool Scalar = false;   ///< a 0-dim tensor on every path (a CPU one may meet
+                         ///< CUDA tensors in an operation)
+  const Step *Why = nullptr; ///< how it may have come to the device
+
+  bool hasInfo() const { return Host || Dev || Params || Unknown; }
+  bool sameAs(const Fact &O) const {
+    return Host == O.Host && Dev == O.Dev && Params == O.Params &&
+           Unknown == O.Unknown && Scalar == O.Scalar;
+  }
+  static Fact host() {
+    Fact F;
+    F.Host = AllValuations;
+    return F;
+  }
+  static Fact device(const Step *Why) {
+    Fact F;
+    F.Dev = AllValuations;
+    F.Why = Why;
+    return F;
+  }
+  static Fact unknown(const Step *Why = nullptr) {
+    Fact F;
+    F.Unknown = true;
+    F.Why = Why;
+    return F;
+  }
+};
+
+/// Joins two facts (the device of a value that may come from either).
+Fact join(const Fact &A, const Fact &B);
+
+/// \p F seen only under the valuations in \p Reach.
+inline Fact restrict(Fact F, Mask Reach) {
+  F.Host &= Reach;
+  F.Dev &= Reach;
+  return F;
+}
+
+/// \p F computed under another function's conditions: each mask becomes all
+/// valuations or none, and parameter bits (of that function) are dropped.
+Fact widen(Fact F);
+
+} // namespace clang::devplace
+
+#endif

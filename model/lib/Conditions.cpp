@@ -1,0 +1,190 @@
+//===--- Conditions.cpp - the conditions that decide devices --------------===//
+
+#include "FunctionAnalyzer.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::devplace {
+
+int Atoms::atomFor(const void *Key, llvm::function_ref<std::string()> Text) {
+  for (unsigned I = 0; I < Keys.size(); ++I)
+    if (Keys[I] == Key)
+      return I;
+  if (Keys.size() == MaxAtoms)
+    return -1;
+  Keys.push_back(Key);
+  Texts.push_back(Text());
+  return Keys.size() - 1;
+}
+
+std::string Atoms::describe(Mask M) const {
+  std::string S;
+  for (unsigned I = 0; I < Keys.size(); ++I) {
+    Mask T = atomTrueMask(I);
+    const char *Val = nullptr;
+    if ((M & ~T) == 0)
+      Val = "true";
+    else if ((M & T) == 0)
+      Val = "false";
+    if (!Val)
+      continue;
+    if (!S.empty())
+      S += " and ";
+    S += "'" + Texts[I] + "' is " + Val;
+  }
+  return S;
+}
+
+void MutationScanner::note(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    Mutated.insert(DRE->getDecl());
+  else if (const auto *ME = dyn_cast<MemberExpr>(E))
+    Mutated.insert(ME->getMemberDecl());
+}
+
+bool MutationScanner::VisitBinaryOperator(BinaryOperator *BO) {
+  if (BO->isAssignmentOp())
+    note(BO->getLHS());
+  return true;
+}
+
+bool MutationScanner::VisitUnaryOperator(UnaryOperator *UO) {
+  if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+    note(UO->getSubExpr());
+  return true;
+}
+
+bool MutationScanner::VisitCallExpr(CallExpr *CE) {
+  // A flag passed by non-const reference may be changed by the callee.
+  const FunctionDecl *FD = CE->getDirectCallee();
+  for (unsigned I = 0, N = CE->getNumArgs(); I < N; ++I) {
+    const Expr *Arg = CE->getArg(I);
+    if (!Arg->getType()->isBooleanType())
+      continue;
+    if (!FD || I >= FD->getNumParams()) {
+      note(Arg);
+      continue;
+    }
+    QualType PT = FD->getParamDecl(I)->getType();
+    if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+      note(Arg);
+  }
+  return true;
+}
+
+bool FunctionAnalyzer::isCudaAvailableCall(const Expr *E) const {
+  const auto *CE = dyn_cast<CallExpr>(stripValue(E));
+  return CE && Api.callee(calleeName(CE), ApiRole::CudaAvailable);
+}
+
+Branch FunctionAnalyzer::evalCondition(const Expr *C) {
+  Branch B;
+  if (!C)
+    return B;
+  C = C->IgnoreParenImpCasts();
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(C))
+    C = EWC->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(C);
+      UO && UO->getOpcode() == UO_LNot) {
+    Branch Inner = evalCondition(UO->getSubExpr());
+    std::swap(Inner.TrueReach, Inner.FalseReach);
+    Inner.VarOnDeviceWhenTrue = !Inner.VarOnDeviceWhenTrue;
+    return Inner;
+  }
+  auto FromAtom = [&](const void *Key, const Expr *E) {
+    int I = FunctionAtoms.atomFor(Key, [&] { return text(E); });
+    if (I >= 0) {
+      B.TrueReach = atomTrueMask(I);
+      B.FalseReach = ~atomTrueMask(I);
+    }
+    return B;
+  };
+  static const char CudaAvailableKey = 0;
+  if (isCudaAvailableCall(C))
+    return FromAtom(&CudaAvailableKey, C);
+  // torch::cuda::device_count() > 0 and friends mean the same.
+  if (const auto *BO = dyn_cast<BinaryOperator>(C);
+      BO && BO->isComparisonOp()) {
+    if (const auto *Call = dyn_cast<CallExpr>(stripValue(BO->getLHS())))
+      if (Api.callee(calleeName(Call), ApiRole::DeviceCount)) {
+        static const char DeviceCountKey = 0;
+        return FromAtom(&DeviceCountKey, C);
+      }
+  }
+  // A boolean flag that the function never reassigns.
+  if (const ValueDecl *K = keyOf(C); K && C->getType()->isBooleanType()) {
+    if (Mutations.Mutated.contains(K))
+      return B;
+    if (const auto *VD = dyn_cast<VarDecl>(K);
+        VD && VD->getInit() && isCudaAvailableCall(VD->getInit()))
+      return FromAtom(&CudaAvailableKey, VD->getInit());
+    return FromAtom(K, C);
+  }
+  // Guards on a tensor's or device's own placement.
+  auto Guard = [&](const Expr *Subject, bool TrueMeansDevice) {
+    Subject = stripValue(Subject);
+    // t.device().is_cuda() and t.device().type() are about t.
+    while (const auto *MC = dyn_cast<CXXMemberCallExpr>(Subject)) {
+      const auto *MD = MC->getMethodDecl();
+      if (!MD || !MD->getIdentifier() ||
+          !Api.methodName(MD->getName(), ApiRole::DeviceOf))
+        break;
+      Subject = stripValue(MC->getImplicitObjectArgument());
+    }
+    Fact F = eval(Subject);
+    if (!F.Unknown && !F.Params && (F.Host || F.Dev)) {
+      B.TrueReach = TrueMeansDevice ? F.Dev : F.Host;
+      B.FalseReach = TrueMeansDevice ? F.Host : F.Dev;
+    }
+    B.Var = keyOf(Subject);
+    B.VarOnDeviceWhenTrue = TrueMeansDevice;
+    return B;
+  };
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+    const auto *MD = MC->getMethodDecl();
+    llvm::StringRef N = MD && MD->getIdentifier() ? MD->getName() : "";
+    DeviceCarrier ObjC = classifyType(MC->getImplicitObjectArgument()->getType());
+    bool DeviceTest = Api.methodName(N, ApiRole::IsDeviceTest);
+    if ((DeviceTest || Api.methodName(N, ApiRole::IsHostTest)) &&
+        (ObjC == DeviceCarrier::Tensor || ObjC == DeviceCarrier::Device))
+      return Guard(MC->getImplicitObjectArgument(), DeviceTest);
+  }
+  // t.device() == torch::kCPU, d.type() != torch::kCUDA, …
+  const Expr *L = nullptr, *R = nullptr;
+  bool Equal = true;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+      OC && (OC->getOperator() == OO_EqualEqual ||
+             OC->getOperator() == OO_ExclaimEqual)) {
+    L = OC->getArg(0);
+    R = OC->getArg(1);
+    Equal = OC->getOperator() == OO_EqualEqual;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(C);
+             BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+    Equal = BO->getOpcode() == BO_EQ;
+  }
+  if (L && R) {
+    auto IsConstant = [&](const Expr *E, bool &OnDevice) {
+      Fact F = eval(E);
+      const Expr *S = stripValue(E);
+      bool Literal = isa<DeclRefExpr>(S) &&
+                     (isa<EnumConstantDecl>(cast<DeclRefExpr>(S)->getDecl()) ||
+                      cast<DeclRefExpr>(S)->getDecl()->getType().isConstQualified());
+      if (!Literal && !isa<CXXConstructExpr>(S))
+        return false;
+      if (F.Unknown || F.Params || (F.Host && F.Dev) || (!F.Host && !F.Dev))
+        return false;
+      OnDevice = F.Dev != 0;
+      return true;
+    };
+    bool OnDevice = false;
+    if (IsConstant(R, OnDevice))
+      return Guard(L, OnDevice == Equal);
+    if (IsConstant(L, OnDevice))
+      return Guard(R, OnDevice == Equal);
+  }
+  return B;
+}
+
+} // namespace clang::devplace

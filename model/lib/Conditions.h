@@ -1,0 +1,55 @@
+//===--- Conditions.h - the conditions that decide devices ------*- C++ -*-===//
+//
+// The atoms of the lattice: the few boolean conditions a function's device
+// choices depend on (torch::cuda::is_available(), an unmodified use_gpu
+// flag, …), and what a branch condition tells about each side.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_MODEL_CONDITIONS_H
+#define DEVPLACE_MODEL_CONDITIONS_H
+
+#include "devplace/model/Lattice.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+
+namespace clang::devplace {
+
+/// The atoms of one function, up to MaxAtoms, in the order they were found.
+class Atoms {
+public:
+  /// The index of the atom for \p Key, added (named by \p Text) when new;
+  /// -1 when all MaxAtoms are taken.
+  int atomFor(const void *Key, llvm::function_ref<std::string()> Text);
+  /// "'use_gpu' is true and 'cuda' is false": the atoms that \p M fixes.
+  std::string describe(Mask M) const;
+  const llvm::SmallVector<std::string, MaxAtoms> &texts() const { return Texts; }
+
+private:
+  llvm::SmallVector<const void *, MaxAtoms> Keys;
+  llvm::SmallVector<std::string, MaxAtoms> Texts;
+};
+
+/// What a branch condition tells about each side.
+struct Branch {
+  Mask TrueReach = AllValuations, FalseReach = AllValuations;
+  const ValueDecl *Var = nullptr; ///< a value whose device the test reveals
+  bool VarOnDeviceWhenTrue = true;
+};
+
+/// Collects the variables and fields a function writes, so that a boolean
+/// flag is taken as a stable condition only when it is not reassigned.
+class MutationScanner : public RecursiveASTVisitor<MutationScanner> {
+public:
+  llvm::DenseSet<const ValueDecl *> Mutated;
+  void note(const Expr *E);
+  bool VisitBinaryOperator(BinaryOperator *BO);
+  bool VisitUnaryOperator(UnaryOperator *UO);
+  bool VisitCallExpr(CallExpr *CE);
+};
+
+} // namespace clang::devplace
+
+#endif

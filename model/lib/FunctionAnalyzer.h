@@ -1,0 +1,197 @@
+//===--- FunctionAnalyzer.h - one run of the model over one function -*- C++ -*-===//
+//
+// The model's private core, one file per concern:
+//   Evaluate.cpp      the device of an expression (transfer over expressions)
+//   Transfer.cpp      statements: declarations, assignments, insertions,
+//                     tuples and structured bindings, lambdas
+//   Conditions.cpp    atoms and branch conditions
+//   Summaries.cpp     callees, by-reference parameters, members, captures
+//   Observations.cpp  the facts recorded for the rules in the final pass
+//   Worklist.cpp      the CFG, liveness and the fixpoint
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_MODEL_FUNCTIONANALYZER_H
+#define DEVPLACE_MODEL_FUNCTIONANALYZER_H
+
+#include "Conditions.h"
+#include "State.h"
+#include "devplace/model/DeviceModel.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <optional>
+
+namespace clang::devplace {
+
+class FunctionAnalyzer {
+public:
+  FunctionAnalyzer(DeviceModel &Model, const FunctionDecl *FD, FunctionFacts &Out,
+                   std::optional<TraceFn> Trace = std::nullopt)
+      : Model(Model), Api(Model.api()), Ctx(Model.context()),
+        SM(Ctx.getSourceManager()), FD(FD), Out(Out), Trace(Trace) {}
+
+  void run();
+
+private:
+  DeviceModel &Model;
+  const ApiTable &Api;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const FunctionDecl *FD;
+  FunctionFacts &Out;
+  std::optional<TraceFn> Trace;
+
+  //--- Worklist.cpp --------------------------------------------------------
+  std::unique_ptr<CFG> Graph;
+  // Which tracked locals a later statement may still read, per block exit:
+  // the states drop the others, so that a long function does not copy every
+  // variable it ever declared into every block's state.
+  llvm::DenseMap<const VarDecl *, unsigned> LocalIndex;
+  std::vector<llvm::BitVector> LiveOut;
+  void computeLiveness();
+  bool liveAfter(const CFGBlock *B, const VarDecl *VD) const {
+    auto It = LocalIndex.find(VD);
+    return It == LocalIndex.end() || LiveOut[B->getBlockID()].test(It->second);
+  }
+  /// Range-for loops and conditional operators of the body, found up front.
+  void findStructure();
+  void setUpEntry(State &Entry);
+  /// Runs the block's statements on \p S; in the final pass (\p Final) also
+  /// records the facts the rules read.
+  void visit(const CFGBlock *B, State &S, bool Final);
+  void finish(const State &Exit);
+
+  MutationScanner Mutations;
+  llvm::DenseMap<const VarDecl *, const Expr *> RangeForInits;
+  // The hidden __range variable of each range-for, to its loop variable, and
+  // the range's value where it was evaluated.
+  llvm::DenseMap<const VarDecl *, const VarDecl *> RangeLoopVars;
+  llvm::DenseMap<const VarDecl *, Fact> RangeValues;
+  // std::pair / std::tuple variables: one fact per element (joined over the
+  // function), so that a (device, host) pair keeps its host element host.
+  llvm::DenseMap<const ValueDecl *, llvm::SmallVector<Fact, 2>> Elements;
+  // Loop variables that iterate a map: `.second` is one of its values.
+  llvm::DenseSet<const VarDecl *> MapEntries;
+  llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
+  llvm::DenseSet<const ValueDecl *> AliasTargets;
+  // Arms of conditional operators, and their values where they ran.
+  llvm::DenseSet<const Expr *> Arms;
+  llvm::DenseMap<const Expr *, Fact> ArmFacts;
+
+  State *Cur = nullptr;
+  llvm::DenseMap<const Expr *, Fact> Cache; // per block visit
+
+  //--- helpers (Evaluate.cpp) ----------------------------------------------
+  // Hides the free function: member code classifies through the memo.
+  DeviceCarrier classifyType(QualType T) { return Model.classify(T); }
+  bool isTupleLike(QualType T) const;
+  const Step *makeStep(Step::Kind K, SourceLocation Loc, llvm::StringRef Subject,
+                       llvm::StringRef Detail, const Step *Prev);
+  bool sameLine(SourceLocation A, SourceLocation B) const;
+  llvm::StringRef whenText();
+  std::string text(const Expr *E) const { return exprText(E, Ctx); }
+  const ValueDecl *canonical(const ValueDecl *D) const {
+    auto It = Aliases.find(D);
+    return It == Aliases.end() ? D : It->second;
+  }
+  /// The variable or this-field an lvalue expression names, if any.
+  const ValueDecl *keyOf(const Expr *E) const;
+  /// The container variable an element access reads or writes (v[i],
+  /// v.at(i), v.back()), if any.
+  const ValueDecl *containerOf(const Expr *E) const;
+  Fact lookup(const ValueDecl *Key, const Expr *Use);
+  /// The module variable a call goes through: `model->f()`, `(*model).f()`,
+  /// `module.f()`, `model(x)`.
+  const ValueDecl *moduleKeyOf(const Expr *Obj);
+  /// The module variable a member chain starts from: `net` in
+  /// `net->fc->weight`.
+  const ValueDecl *moduleRootOf(const Expr *Base);
+
+  Fact eval(const Expr *E);
+  Fact evalUncached(const Expr *E);
+  Fact evalMember(const MemberExpr *ME);
+  Fact evalConditional(const AbstractConditionalOperator *CO);
+  Fact evalOperatorCall(const CXXOperatorCallExpr *OC);
+  Fact evalMemberCall(const CXXMemberCallExpr *MC);
+  Fact evalTensorMethod(const CXXMemberCallExpr *MC, const Expr *Obj);
+  Fact evalCall(const CallExpr *CE);
+  Fact evalConstruct(const CXXConstructExpr *CE);
+  Fact evalDeviceConstant(const Expr *E, bool OnDevice);
+  Fact joinArgs(const CallExpr *CE, bool TensorsOnly);
+  /// The fact of the argument that says where a result goes: a Device,
+  /// DeviceType, TensorOptions or (for `.to(other)`) a tensor parameter.
+  Fact deviceArg(const CallExpr *CE, const FunctionDecl *Callee,
+                 const Expr **ArgOut, bool TensorTarget);
+
+  //--- Conditions.cpp ------------------------------------------------------
+  Atoms FunctionAtoms;
+  bool isCudaAvailableCall(const Expr *E) const;
+  Branch evalCondition(const Expr *C);
+
+  //--- Transfer.cpp --------------------------------------------------------
+  void transfer(const Stmt *S);
+  void transferDecl(const VarDecl *VD);
+  void transferInitializer(const CXXCtorInitializer *I);
+  /// True when \p S describes \p E itself: \p E is the step's expression,
+  /// or reaches it through conversions and chained calls on the same value
+  /// (`x.cuda().to(kDouble)`, `TensorOptions().dtype(f).device(kCUDA)`),
+  /// not through another value passed as an argument (`net(x.cuda())`).
+  bool describesDirectly(const Step *S, const Expr *E);
+  void assign(const ValueDecl *Key, Fact F, SourceLocation Loc, bool Weak,
+              const Expr *Value);
+  /// The element facts of a tuple-like expression, when they are known.
+  std::optional<llvm::SmallVector<Fact, 2>> elementFacts(const Expr *E);
+  /// Element \p I of the tuple-like value \p Obj; unknown (silent) when the
+  /// elements cannot be told apart.
+  Fact elementOf(const Expr *Obj, unsigned I);
+  void bindElements(const VarDecl *VD, const Expr *Init);
+  void setElements(const ValueDecl *K, llvm::ArrayRef<Fact> Facts);
+
+  //--- Summaries.cpp -------------------------------------------------------
+  Fact callSummary(const CallExpr *CE, const FunctionDecl *Callee);
+  void applyParamMoves(const Expr *E);
+  /// A direct call to a function of the main file whose summary can be
+  /// used, with that summary; Sum is null when \p E is no such call.
+  struct HelperCall {
+    const CallExpr *Call = nullptr;
+    const FunctionDecl *Def = nullptr;
+    const FunctionFacts *Sum = nullptr;
+    unsigned First = 0; ///< argument that binds parameter 0
+  };
+  HelperCall mainFileHelper(const Expr *E);
+  /// Where a callee's summary may be used: all non-system code, or only
+  /// the main file (where accesses inside helpers can be shown).
+  enum class Scope { NonSystem, MainFile };
+  /// The definition behind \p CE whose summary can be used (a
+  /// non-dependent body in \p Where, not under analysis: recursion is cut),
+  /// or null. \p ArgShift is 1 when the call's first argument is the object
+  /// (a member operator call), so that parameter i is argument i + ArgShift.
+  const FunctionDecl *summarisable(const CallExpr *CE, const FunctionDecl *Callee,
+                                   Scope Where, unsigned &ArgShift) const;
+  bool isOutParam(const ParmVarDecl *P);
+  /// A member's TU-wide summary, widened (it was computed under other
+  /// functions' conditions).
+  std::optional<Fact> memberSummary(const FieldDecl *FD) const;
+  void recordCaptures(const LambdaExpr *LE);
+
+  //--- Observations.cpp ----------------------------------------------------
+  /// Records the facts of one statement for the rules (final pass only).
+  void observe(const Stmt *S);
+  void observeSinks(const Expr *E);
+  void observeHelperCall(const Expr *E);
+  void observeSync(const Expr *E);
+  void observeOperation(const Expr *E);
+  void meet(const Expr *Where, const Expr *A, const Expr *B, Meeting::Kind K);
+  void access(HostAccess::Kind K, const Expr *Sink, const Expr *Operand,
+              const Fact &F, llvm::StringRef Callee,
+              const HostAccess *Inner = nullptr);
+  bool parameterless(const Expr *Module) const;
+  std::string tensorNameOf(const Expr *Operand, const Fact &F) const;
+  llvm::DenseSet<const Expr *> Accessed, Synced;
+};
+
+} // namespace clang::devplace
+
+#endif

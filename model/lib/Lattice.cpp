@@ -1,0 +1,47 @@
+//===--- Lattice.cpp - the abstract device of one value -------------------===//
+
+#include "devplace/model/Lattice.h"
+
+namespace clang::devplace {
+
+Mask atomTrueMask(unsigned I) {
+  static const Mask Patterns[MaxAtoms] = {
+      0xAAAAAAAAAAAAAAAAULL, 0xCCCCCCCCCCCCCCCCULL, 0xF0F0F0F0F0F0F0F0ULL,
+      0xFF00FF00FF00FF00ULL, 0xFFFF0000FFFF0000ULL, 0xFFFFFFFF00000000ULL};
+  return Patterns[I];
+}
+
+Fact join(const Fact &A, const Fact &B) {
+  // "No information" is the identity (so that a 0-dim operand stays 0-dim).
+  if (!B.hasInfo() && !B.Scalar)
+    return A;
+  if (!A.hasInfo() && !A.Scalar)
+    return B;
+  Fact R;
+  R.Scalar = A.Scalar && B.Scalar;
+  R.Host = A.Host | B.Host;
+  R.Dev = A.Dev | B.Dev;
+  R.Params = A.Params | B.Params;
+  R.Unknown = A.Unknown || B.Unknown;
+  // Keep the shortest explanation of how the value may reach a device; on a
+  // tie keep A's, so that a loop's fixpoint does not churn the chain.
+  const Step *WA = A.Dev ? A.Why : nullptr, *WB = B.Dev ? B.Why : nullptr;
+  if (!WA && !WB) {
+    WA = A.Why;
+    WB = B.Why;
+  }
+  if (WA && WB)
+    R.Why = WB->Depth < WA->Depth ? WB : WA;
+  else
+    R.Why = WA ? WA : WB;
+  return R;
+}
+
+Fact widen(Fact F) {
+  F.Host = F.Host ? AllValuations : 0;
+  F.Dev = F.Dev ? AllValuations : 0;
+  F.Params = 0;
+  return F;
+}
+
+} // namespace clang::devplace

@@ -1,0 +1,328 @@
+//===--- Observations.cpp - the facts the rules read ----------------------===//
+//
+// In the final pass over a function (its states at the fixpoint), each
+// statement is looked at once more and what the rules need is recorded:
+// host code touching memory that may not be on the host, host
+// synchronisations on tensors that may be on a device, and the values that
+// meet in one operation. Whether any of these is a finding is for the rules
+// to say.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalyzer.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::devplace {
+
+namespace {
+llvm::StringRef methodName(const CXXMemberCallExpr *MC) {
+  if (const auto *MD = MC->getMethodDecl())
+    if (MD->getIdentifier())
+      return MD->getName();
+  return "";
+}
+} // namespace
+
+void FunctionAnalyzer::observe(const Stmt *S) {
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E || !Cur->Reach)
+    return;
+  eval(E); // the state before the statement's own writes
+  observeSinks(E);
+  observeHelperCall(E);
+  observeSync(E);
+  observeOperation(E);
+}
+
+//--- host code touching memory ---------------------------------------------
+
+std::string FunctionAnalyzer::tensorNameOf(const Expr *Operand,
+                                           const Fact &F) const {
+  for (const Step *S = F.Why; S; S = S->Prev)
+    if (S->K == Step::PointsInto)
+      return S->Detail.str();
+  // t.data_ptr<T>() used in place names t.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(stripValue(Operand)))
+    if (MC->getImplicitObjectArgument() && MC->getType()->isPointerType())
+      return text(MC->getImplicitObjectArgument());
+  return text(Operand);
+}
+
+void FunctionAnalyzer::access(HostAccess::Kind K, const Expr *Sink,
+                              const Expr *Operand, const Fact &F,
+                              llvm::StringRef Callee, const HostAccess *Inner) {
+  // Memory proven to be on the host is no fact worth keeping.
+  Mask OnDev = F.Dev & Cur->Reach;
+  if (!OnDev && !F.Unknown && !F.Params)
+    return;
+  if (!Accessed.insert(Sink).second)
+    return;
+  bool Definite = OnDev == Cur->Reach && !(F.Host & Cur->Reach) &&
+                  !F.Unknown && !F.Params;
+  HostAccess A{K, Sink, Operand,
+               K == HostAccess::Accessor || K == HostAccess::Helper
+                   ? text(Operand)
+                   : tensorNameOf(Operand, F),
+               Callee.str(), Definite, F.Why, !OnDev};
+  A.Params = F.Params;
+  A.Inner = Inner;
+  Out.Accesses.push_back(std::move(A));
+}
+
+void FunctionAnalyzer::observeSinks(const Expr *E) {
+  auto PointerFact = [&](const Expr *Op) {
+    if (!Op->getType()->isPointerType() && !Op->getType()->isArrayType())
+      return Fact{};
+    return eval(Op);
+  };
+  auto IsWrite = [&](const Expr *Access) {
+    const Stmt *P =
+        Out.Parents->getParentIgnoreParenImpCasts(const_cast<Expr *>(Access));
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+      return BO->isAssignmentOp() &&
+             BO->getLHS()->IgnoreParenImpCasts() == Access;
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+      return UO->isIncrementDecrementOp();
+    return false;
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref) {
+    Fact F = PointerFact(UO->getSubExpr());
+    access(IsWrite(UO) ? HostAccess::Write : HostAccess::Read, UO,
+           UO->getSubExpr(), F, "");
+    return;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    Fact F = PointerFact(AS->getBase());
+    access(IsWrite(AS) ? HostAccess::Write : HostAccess::Read, AS,
+           AS->getBase(), F, "");
+    return;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (Obj && Api.tensorMethod(methodName(MC), ApiRole::HostAccessor) &&
+        classifyType(Obj->getType()) == DeviceCarrier::Tensor) {
+      access(HostAccess::Accessor, MC, Obj, eval(Obj), "");
+      return;
+    }
+  }
+  auto CheckArgs = [&](const Expr *Call, llvm::ArrayRef<const Expr *> Args,
+                       HostAccess::Kind K, llvm::StringRef Name) {
+    // A known device pointer first; an unknown one only when there is none.
+    const Expr *Unknown = nullptr;
+    Fact UnknownFact;
+    for (const Expr *Arg : Args) {
+      Fact F = PointerFact(Arg);
+      if (F.Dev & Cur->Reach) {
+        access(K, Call, Arg, F, Name);
+        return;
+      }
+      if (!Unknown && (F.Unknown || F.Params)) {
+        Unknown = Arg;
+        UnknownFact = F;
+      }
+    }
+    if (Unknown)
+      access(K, Call, Unknown, UnknownFact, Name);
+  };
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    std::string N = calleeName(CE);
+    if (!N.empty() && Api.callee(N, ApiRole::HostMemoryCall))
+      CheckArgs(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
+                HostAccess::Call, N);
+    return;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    std::string N = calleeName(CE);
+    if (Api.classNamed(N, ApiRole::HostMemoryClass))
+      CheckArgs(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
+                HostAccess::Construct, N);
+  }
+}
+
+void FunctionAnalyzer::observeHelperCall(const Expr *E) {
+  // A call to a function of this file whose parameter reaches host code:
+  // the argument's memory reaches it too.
+  auto [CE, Def, Summary, First] = mainFileHelper(E);
+  if (!Summary)
+    return;
+  for (const auto &[Index, Sink] : Summary->ParamSinks) {
+    if (Index + First >= CE->getNumArgs())
+      continue;
+    const Expr *Arg = CE->getArg(Index + First);
+    Fact F = eval(Arg);
+    // A lambda is named by the variable that holds it.
+    std::string Name = Def->getNameAsString();
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->getParent()->isLambda())
+      Name = First ? text(CE->getArg(0)) : "the lambda";
+    access(HostAccess::Helper, CE, Arg, F, Name, Sink);
+    if (F.Dev & Cur->Reach)
+      return; // one access per call
+  }
+}
+
+//--- host synchronisations -------------------------------------------------
+
+void FunctionAnalyzer::observeSync(const Expr *E) {
+  const Expr *Tensor = nullptr;
+  std::string What;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    // Printing a tensor copies its values to the host.
+    if (OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 &&
+        classifyType(OC->getArg(1)->getType()) == DeviceCarrier::Tensor) {
+      Tensor = OC->getArg(1);
+      What = "operator<<";
+    }
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    std::string QName = qualifiedName(MC->getMethodDecl());
+    if (!Obj || classifyType(Obj->getType()) != DeviceCarrier::Tensor ||
+        Api.callee(QName, ApiRole::HostSanitizer) ||
+        Api.callee(QName, ApiRole::DeviceSource))
+      return;
+    llvm::StringRef Name = methodName(MC);
+    if (Api.tensorMethod(Name, ApiRole::HostSync)) {
+      Tensor = Obj;
+      What = ("." + Name + "()").str();
+    } else if (Api.tensorMethod(Name, ApiRole::MovesToArgument) ||
+               Api.tensorMethod(Name, ApiRole::MovesToDeviceOf)) {
+      // .to(kCPU): a copy to the host.
+      const Expr *DevArg = nullptr;
+      Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, true);
+      if (Target.hasInfo() && !Target.Dev && Target.Host) {
+        Tensor = Obj;
+        What = ("." + Name + "(").str() + (DevArg ? text(DevArg) : std::string()) + ")";
+      }
+    }
+  }
+  if (!Tensor || !Synced.insert(E).second)
+    return;
+  Fact F = eval(Tensor);
+  Mask OnDev = F.Dev & Cur->Reach;
+  if (!OnDev)
+    return;
+  Out.Syncs.push_back(HostSync{E, text(Tensor), What,
+                               OnDev == Cur->Reach && !(F.Host & Cur->Reach),
+                               F.Why});
+}
+
+//--- values that meet in one operation -------------------------------------
+
+void FunctionAnalyzer::meet(const Expr *Where, const Expr *A, const Expr *B,
+                            Meeting::Kind K) {
+  Out.Meetings.push_back(
+      Meeting{K, Where, A, B, text(A), text(B), eval(A), eval(B), Cur->Reach});
+}
+
+bool FunctionAnalyzer::parameterless(const Expr *Module) const {
+  QualType T = Module->getType().getNonReferenceType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  // For holders and shared_ptrs, the module class is the template argument.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+      Spec && Spec->getTemplateArgs().size() >= 1 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    if (const CXXRecordDecl *Inner =
+            Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl())
+      RD = Inner;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            B.getType()->getAsCXXRecordDecl());
+        Spec && Api.is(ApiMatch::Class, qualifiedName(Spec), ApiRole::ModuleHolder) &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier())
+    return false;
+  llvm::StringRef N = RD->getName();
+  N.consume_back("Impl");
+  return Api.endsWith(N, ApiRole::ParameterlessModule) ||
+         Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule);
+}
+
+void FunctionAnalyzer::observeOperation(const Expr *E) {
+  auto IsTensor = [&](const Expr *X) {
+    return classifyType(X->getType()) == DeviceCarrier::Tensor;
+  };
+  // All tensor operands against the first one.
+  auto Pairwise = [&](const Expr *Where, llvm::ArrayRef<const Expr *> Ops) {
+    llvm::SmallVector<const Expr *, 4> Tensors;
+    for (const Expr *Op : Ops) {
+      const Expr *S = stripValue(Op);
+      // A TensorList written as {a, b}: its elements.
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+          CE && CE->getNumArgs() == 1)
+        S = stripValue(CE->getArg(0));
+      if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(S))
+        S = stripValue(SIL->getSubExpr());
+      if (const auto *IL = dyn_cast<InitListExpr>(S)) {
+        for (const Expr *Init : IL->inits())
+          if (IsTensor(Init))
+            Tensors.push_back(Init);
+      } else if (IsTensor(Op)) {
+        Tensors.push_back(Op);
+      }
+    }
+    for (size_t I = 1; I < Tensors.size(); ++I)
+      meet(Where, Tensors[0], Tensors[I], Meeting::Operands);
+  };
+  auto ModuleCall = [&](const Expr *Where, const Expr *Module,
+                        llvm::ArrayRef<const Expr *> Args) {
+    if (!parameterless(Module))
+      for (const Expr *Arg : Args)
+        if (IsTensor(Arg) || classifyType(Arg->getType()) == DeviceCarrier::Container) {
+          meet(Where, Module, Arg, Meeting::ModuleInput);
+          break;
+        }
+    Pairwise(Where, Args);
+  };
+
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    switch (OC->getOperator()) {
+    case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash: case OO_Percent:
+    case OO_EqualEqual: case OO_ExclaimEqual: case OO_Less: case OO_Greater:
+    case OO_LessEqual: case OO_GreaterEqual: case OO_Amp: case OO_Pipe:
+    case OO_Caret: case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual:
+    case OO_SlashEqual:
+      if (OC->getNumArgs() == 2 && IsTensor(OC->getArg(0)) && IsTensor(OC->getArg(1)))
+        meet(OC, OC->getArg(0), OC->getArg(1), Meeting::Operands);
+      return;
+    case OO_Call:
+      if (classifyType(OC->getArg(0)->getType()) == DeviceCarrier::Module)
+        ModuleCall(OC, OC->getArg(0),
+                   llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1));
+      return;
+    default:
+      return;
+    }
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!Obj)
+      return;
+    llvm::StringRef N = methodName(MC);
+    llvm::ArrayRef<const Expr *> Args(MC->getArgs(), MC->getNumArgs());
+    if (Api.methodName(N, ApiRole::ModuleForward)) {
+      const Expr *Module = stripValue(Obj);
+      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Module);
+          Arrow && Arrow->getOperator() == OO_Arrow)
+        Module = stripValue(Arrow->getArg(0));
+      if (classifyType(Module->getType()) == DeviceCarrier::Module)
+        ModuleCall(MC, Module, Args);
+      return;
+    }
+    if (IsTensor(Obj) && Api.tensorMethod(N, ApiRole::SameDeviceOperands))
+      for (const Expr *Arg : Args)
+        if (IsTensor(Arg))
+          meet(MC, Obj, Arg, Meeting::Operands);
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (IsTensor(CE) &&
+        Api.inNamespace(calleeName(CE), ApiRole::LibraryNamespace))
+      Pairwise(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
+  }
+}
+
+} // namespace clang::devplace

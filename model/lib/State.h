@@ -1,0 +1,75 @@
+//===--- State.h - the abstract state at one program point ------*- C++ -*-===//
+#ifndef DEVPLACE_MODEL_STATE_H
+#define DEVPLACE_MODEL_STATE_H
+
+#include "devplace/model/Lattice.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <functional>
+#include <utility>
+
+namespace clang {
+class ValueDecl;
+namespace devplace {
+
+/// The facts of the variables live at one program point, sorted by key. A
+/// point has a handful of live tracked variables, and a function has
+/// thousands of points: a sorted small vector is both smaller and faster
+/// here than a hash map (which allocates 64 buckets for its first entry).
+class VarFacts {
+public:
+  using Entry = std::pair<const ValueDecl *, Fact>;
+  using iterator = llvm::SmallVector<Entry, 4>::iterator;
+  using const_iterator = llvm::SmallVector<Entry, 4>::const_iterator;
+
+  iterator begin() { return Entries.begin(); }
+  iterator end() { return Entries.end(); }
+  const_iterator begin() const { return Entries.begin(); }
+  const_iterator end() const { return Entries.end(); }
+
+  iterator find(const ValueDecl *K) {
+    iterator It = lowerBound(K);
+    return It != end() && It->first == K ? It : end();
+  }
+  const Fact *lookup(const ValueDecl *K) const {
+    auto It = const_cast<VarFacts *>(this)->find(K);
+    return It == Entries.end() ? nullptr : &It->second;
+  }
+  Fact &operator[](const ValueDecl *K) {
+    iterator It = lowerBound(K);
+    if (It == end() || It->first != K)
+      It = Entries.insert(It, Entry(K, Fact{}));
+    return It->second;
+  }
+  void erase(const ValueDecl *K) {
+    iterator It = find(K);
+    if (It != end())
+      Entries.erase(It);
+  }
+  /// Keeps the entries \p Keep accepts.
+  template <typename Pred> void retain(Pred Keep) {
+    llvm::erase_if(Entries, [&](const Entry &E) { return !Keep(E.first); });
+  }
+
+private:
+  iterator lowerBound(const ValueDecl *K) {
+    return llvm::lower_bound(Entries, K, [](const Entry &E, const ValueDecl *Key) {
+      return std::less<const ValueDecl *>()(E.first, Key);
+    });
+  }
+  llvm::SmallVector<Entry, 4> Entries;
+};
+
+/// The abstract state at one program point.
+struct State {
+  Mask Reach = 0; ///< valuations that reach this point; 0 = unreachable
+  VarFacts Vals;
+};
+
+/// Joins \p In into \p Into; returns true when \p Into changed.
+bool joinInto(State &Into, const State &In);
+
+} // namespace devplace
+} // namespace clang
+
+#endif

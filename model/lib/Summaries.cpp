@@ -1,0 +1,219 @@
+//===--- Summaries.cpp - facts across calls, members and captures ---------===//
+//
+// Callees are analysed on demand, bottom-up, with a recursion cut-off: a
+// call's result follows the callee's return summary (in terms of its
+// parameters), and a by-reference argument the callee moves takes the value
+// it leaves. Class members are summarised across the translation unit (the
+// join of every write), and lambdas see their captures as they were where
+// the lambda was made.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalyzer.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::devplace {
+
+//--- inside one function ---------------------------------------------------
+
+const FunctionDecl *FunctionAnalyzer::summarisable(const CallExpr *CE,
+                                                   const FunctionDecl *Callee,
+                                                   Scope Where,
+                                                   unsigned &ArgShift) const {
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
+      Model.inProgress(Def))
+    return nullptr;
+  if (Where == Scope::NonSystem
+          ? SM.isInSystemHeader(Def->getLocation())
+          : !SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))
+    return nullptr;
+  ArgShift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+  return Def;
+}
+
+bool FunctionAnalyzer::isOutParam(const ParmVarDecl *P) {
+  QualType T = P->getType();
+  return T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+         classifyType(T) != DeviceCarrier::None;
+}
+
+Fact FunctionAnalyzer::callSummary(const CallExpr *CE, const FunctionDecl *Callee) {
+  unsigned First = 0;
+  const FunctionDecl *Def = summarisable(CE, Callee, Scope::NonSystem, First);
+  if (!Def) {
+    Fact R = joinArgs(CE, /*TensorsOnly=*/true);
+    return R.hasInfo() ? R : Fact::unknown();
+  }
+  const FunctionFacts &Sum = Model.analyze(Def);
+  Fact R;
+  R.Unknown = Sum.Return.Unknown;
+  if (Sum.Return.Host)
+    R.Host = AllValuations;
+  if (Sum.Return.Dev) {
+    R.Dev = AllValuations;
+    R.Why = makeStep(Step::Returned, CE->getExprLoc(), "",
+                     Def->getNameAsString(), Sum.Return.Why);
+  }
+  for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
+    if (Sum.Return.Params & (1u << I))
+      R = join(R, eval(CE->getArg(I + First)));
+  return R;
+}
+
+FunctionAnalyzer::HelperCall FunctionAnalyzer::mainFileHelper(const Expr *E) {
+  HelperCall H;
+  H.Call = dyn_cast<CallExpr>(E);
+  if (H.Call)
+    H.Def = summarisable(H.Call, H.Call->getDirectCallee(), Scope::MainFile, H.First);
+  if (H.Def)
+    H.Sum = &Model.analyze(H.Def);
+  return H;
+}
+
+void FunctionAnalyzer::applyParamMoves(const Expr *E) {
+  // `to_device(x)` with `void to_device(torch::Tensor &t) { t = t.cuda(); }`.
+  auto [CE, Def, Summary, First] = mainFileHelper(E);
+  if (!Summary)
+    return;
+  for (const auto &[Index, Exit] : Summary->ParamOut) {
+    if (Index + First >= CE->getNumArgs())
+      continue;
+    const ValueDecl *K = keyOf(CE->getArg(Index + First));
+    if (!K)
+      continue;
+    Fact F;
+    F.Host = Exit.Host ? AllValuations : 0;
+    F.Dev = Exit.Dev ? AllValuations : 0;
+    F.Unknown = Exit.Unknown;
+    for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
+      if (Exit.Params & (1u << I))
+        F = join(F, eval(CE->getArg(I + First)));
+    if (F.Dev)
+      F.Why = makeStep(Step::MovedByCall, CE->getExprLoc(), K->getName(),
+                       Def->getNameAsString(), Exit.Dev ? Exit.Why : F.Why);
+    Cur->Vals[K] = F;
+  }
+}
+
+std::optional<Fact> FunctionAnalyzer::memberSummary(const FieldDecl *FD) const {
+  std::optional<Fact> F = Model.memberSummary(FD);
+  if (F)
+    F = widen(*F);
+  return F;
+}
+
+void FunctionAnalyzer::recordCaptures(const LambdaExpr *LE) {
+  for (const LambdaCapture &C : LE->captures())
+    if (C.capturesVariable())
+      if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar());
+          VD && classifyType(VD->getType()) != DeviceCarrier::None)
+        Model.recordCapture(LE->getLambdaClass(), VD, lookup(canonical(VD), LE));
+}
+
+//--- across the translation unit -------------------------------------------
+
+DeviceModel::DeviceModel(ASTContext &Ctx, ApiTable Api, AnalysisOptions Opts)
+    : Ctx(Ctx), Api(std::move(Api)), Opts(Opts) {}
+
+DeviceModel::~DeviceModel() = default;
+
+DeviceCarrier DeviceModel::classify(QualType T) {
+  if (T.isNull())
+    return DeviceCarrier::None;
+  const Type *Key = T.getNonReferenceType().getCanonicalType().getTypePtr();
+  auto It = Carriers.find(Key);
+  if (It != Carriers.end())
+    return It->second;
+  DeviceCarrier C = classifyType(T);
+  Carriers[Key] = C;
+  return C;
+}
+
+std::optional<Fact> DeviceModel::memberSummary(const FieldDecl *FD) const {
+  auto It = FieldFacts.find(FD);
+  if (It == FieldFacts.end())
+    return std::nullopt;
+  return It->second;
+}
+
+void DeviceModel::recordMember(const FieldDecl *FD, const Fact &F) {
+  Fact &Slot = FieldFacts[FD];
+  Slot = join(Slot, F);
+}
+
+void DeviceModel::recordCapture(const CXXRecordDecl *Lambda, const VarDecl *VD,
+                                const Fact &F) {
+  Fact &Slot = CaptureFacts[{Lambda, VD}];
+  Slot = join(Slot, F);
+}
+
+AnalysisStats &analysisStats() {
+  static AnalysisStats Stats;
+  return Stats;
+}
+
+const FunctionFacts &DeviceModel::analyze(const FunctionDecl *FD) {
+  auto &Slot = Results[FD];
+  if (Slot)
+    return *Slot;
+  auto Result = std::make_unique<FunctionFacts>();
+  InProgress[FD] = true;
+  FunctionAnalyzer(*this, FD, *Result).run();
+  InProgress[FD] = false;
+  AnalysisStats &Stats = analysisStats();
+  ++Stats.Functions;
+  Stats.Blocks += Result->Blocks;
+  Stats.Visits += Result->Visits;
+  Stats.CutShort += !Result->Complete;
+  if (Result->Blocks) {
+    uint64_t Ratio = uint64_t(Result->Visits) * 100 / Result->Blocks;
+    uint64_t Seen = Stats.MaxVisitsPerBlockX100;
+    while (Ratio > Seen && !Stats.MaxVisitsPerBlockX100.compare_exchange_weak(Seen, Ratio))
+      ;
+  }
+  // The map may have grown while callees were analysed.
+  auto &Final = Results[FD];
+  Final = std::move(Result);
+  return *Final;
+}
+
+void DeviceModel::trace(const FunctionDecl *FD, TraceFn Fn) {
+  FunctionFacts Scratch;
+  InProgress[FD] = true;
+  FunctionAnalyzer(*this, FD, Scratch, Fn).run();
+  InProgress[FD] = false;
+}
+
+void DeviceModel::analyzeAll(const std::vector<const FunctionDecl *> &Functions) {
+  auto Snapshot = [&] {
+    std::vector<std::pair<const FieldDecl *, std::pair<Mask, Mask>>> S;
+    for (const auto &[FD, F] : FieldFacts)
+      S.push_back({FD, {F.Host, F.Dev}});
+    llvm::sort(S, [](const auto &A, const auto &B) {
+      return std::less<const FieldDecl *>()(A.first, B.first);
+    });
+    return S;
+  };
+  for (const FunctionDecl *FD : Functions)
+    analyze(FD);
+  // Members may pass device values to one another (a = b in one method,
+  // b = x.cuda() in another): analyse again until the member summaries stop
+  // changing. Summaries only grow, so this ends; the bound keeps it short.
+  for (unsigned Round = 0; Round < MaxMemberRounds; ++Round) {
+    bool DeviceMembers = llvm::any_of(
+        FieldFacts, [](const auto &Entry) { return Entry.second.Dev != 0; });
+    if (!DeviceMembers)
+      return;
+    auto Before = Snapshot();
+    Results.clear();
+    for (const FunctionDecl *FD : Functions)
+      analyze(FD);
+    if (Snapshot() == Before)
+      return;
+  }
+  MembersSettled = false;
+}
+
+} // namespace clang::devplace

@@ -1,0 +1,308 @@
+//===--- Transfer.cpp - what statements do to the state -------------------===//
+//
+// Declarations, assignments (to variables, members, containers and tuples of
+// references), structured bindings, module moves, container insertions and
+// lambda captures.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalyzer.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::devplace {
+
+namespace {
+llvm::StringRef methodName(const CXXMemberCallExpr *MC) {
+  if (const auto *MD = MC->getMethodDecl())
+    if (MD->getIdentifier())
+      return MD->getName();
+  return "";
+}
+} // namespace
+
+bool FunctionAnalyzer::describesDirectly(const Step *S, const Expr *E) {
+  if (!E || !S)
+    return false;
+  E = stripValue(E);
+  if (E->getExprLoc() == S->Loc)
+    return true;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    // Device(DeviceType, index = -1) and other conversions.
+    if (CE->getNumArgs() == 0)
+      return false;
+    for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+      if (!isa<CXXDefaultArgExpr>(CE->getArg(I)))
+        return false;
+    return describesDirectly(S, CE->getArg(0));
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!Obj)
+      return false;
+    DeviceCarrier C = classifyType(Obj->getType());
+    if (C == DeviceCarrier::Options || C == DeviceCarrier::Device)
+      for (const Expr *Arg : MC->arguments())
+        if (describesDirectly(S, Arg))
+          return true;
+    if (C == DeviceCarrier::Tensor || C == DeviceCarrier::Options ||
+        C == DeviceCarrier::Device)
+      return describesDirectly(S, Obj);
+  }
+  return false;
+}
+
+void FunctionAnalyzer::assign(const ValueDecl *Key, Fact F, SourceLocation Loc,
+                              bool Weak, const Expr *Value) {
+  if (F.Dev && F.Why) {
+    llvm::StringRef Name = Key->getName();
+    if (!Weak && F.Why->Subject.empty() && describesDirectly(F.Why, Value)) {
+      // Name the step that happened on this line after the variable.
+      Step Renamed = *F.Why;
+      Renamed.Subject = Model.save(Name);
+      DeviceCarrier C = classifyType(Key->getType());
+      Renamed.SubjectIsDevice = C == DeviceCarrier::Device ||
+                                C == DeviceCarrier::DeviceType ||
+                                C == DeviceCarrier::Options;
+      F.Why = new (Model.arena().Allocate<Step>()) Step(Renamed);
+    } else if (!(F.Why->Subject == Name && sameLine(F.Why->Loc, Loc))) {
+      F.Why = makeStep(Weak ? Step::Inserted : Step::Assigned, Loc, Name, "",
+                       F.Why);
+    }
+  }
+  if (Weak) {
+    auto It = Cur->Vals.find(Key);
+    if (It != Cur->Vals.end())
+      F = join(It->second, F);
+  }
+  Cur->Vals[Key] = F;
+  if (const auto *FD = dyn_cast<FieldDecl>(Key))
+    Model.recordMember(FD, F);
+}
+
+//--- tuples ----------------------------------------------------------------
+
+void FunctionAnalyzer::setElements(const ValueDecl *K, llvm::ArrayRef<Fact> Facts) {
+  auto &Slot = Elements[K];
+  if (Slot.size() < Facts.size())
+    Slot.resize(Facts.size());
+  for (unsigned I = 0; I < Facts.size(); ++I)
+    Slot[I] = join(Slot[I], Facts[I]);
+}
+
+std::optional<llvm::SmallVector<Fact, 2>>
+FunctionAnalyzer::elementFacts(const Expr *E) {
+  E = stripValue(E);
+  llvm::ArrayRef<const Expr *> Parts;
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    std::string N = calleeName(CE);
+    if (!Api.is(ApiMatch::Function, N, ApiRole::TupleMaker))
+      return std::nullopt;
+    Parts = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && isTupleLike(CE->getType()) && CE->getNumArgs() >= 2) {
+    Parts = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+  } else if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    Parts = llvm::ArrayRef(IL->getInits(), IL->getNumInits());
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    auto It = Elements.find(DRE->getDecl());
+    if (It == Elements.end())
+      return std::nullopt;
+    return It->second;
+  } else {
+    return std::nullopt;
+  }
+  llvm::SmallVector<Fact, 2> Out;
+  for (const Expr *P : Parts)
+    Out.push_back(eval(P));
+  return Out;
+}
+
+void FunctionAnalyzer::bindElements(const VarDecl *VD, const Expr *Init) {
+  // auto [a, b] = …: each binding takes its element.
+  const auto *DD = dyn_cast<DecompositionDecl>(VD);
+  if (!DD)
+    return;
+  bool Tuple = isTupleLike(VD->getType());
+  std::optional<llvm::SmallVector<Fact, 2>> Facts;
+  if (Tuple && Init)
+    Facts = elementFacts(Init);
+  unsigned I = 0;
+  for (const BindingDecl *B : DD->bindings()) {
+    Fact BF = Fact::unknown();
+    if (Facts)
+      BF = I < Facts->size() ? (*Facts)[I] : Fact::unknown();
+    else if (Tuple && MapEntries.contains(VD) && I == 1)
+      BF = lookup(VD, nullptr); // a map's value
+    else if (!Tuple && B->getBinding())
+      BF = eval(B->getBinding()); // a struct's member, an array's element
+    if (classifyType(B->getType()) != DeviceCarrier::None)
+      assign(B, BF, B->getLocation(), false, nullptr);
+    ++I;
+  }
+}
+
+Fact FunctionAnalyzer::elementOf(const Expr *Obj, unsigned I) {
+  if (std::optional<llvm::SmallVector<Fact, 2>> Facts = elementFacts(Obj))
+    return I < Facts->size() ? (*Facts)[I] : Fact::unknown();
+  // A map's entry: its value is one of the map's values.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(stripValue(Obj)))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && MapEntries.contains(VD) && I == 1)
+      return eval(Obj);
+  return Fact::unknown();
+}
+
+//--- statements ------------------------------------------------------------
+
+void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
+  DeviceCarrier C = classifyType(VD->getType());
+  if (C == DeviceCarrier::None)
+    return;
+  const Expr *Init = VD->getInit();
+  if (auto It = RangeForInits.find(VD); It != RangeForInits.end()) {
+    // The range was evaluated before the loop (the variables it read may be
+    // dead by now): take the value recorded there.
+    auto R = RangeValues.find(VD);
+    assign(VD, R != RangeValues.end() ? R->second : eval(It->second),
+           VD->getLocation(), false, nullptr);
+    bindElements(VD, nullptr);
+    return;
+  }
+  // A reference to a tracked variable is that variable.
+  if (VD->getType()->isReferenceType() && Init) {
+    if (const ValueDecl *Target = keyOf(Init)) {
+      Aliases[VD] = Target;
+      AliasTargets.insert(Target);
+      return;
+    }
+  }
+  if (!Init) {
+    Cur->Vals[VD] = C == DeviceCarrier::Tensor ? Fact::host() : Fact{};
+    return;
+  }
+  Fact F = eval(Init);
+  if (auto L = RangeLoopVars.find(VD); L != RangeLoopVars.end())
+    RangeValues[L->second] = F;
+  if (isTupleLike(VD->getType()))
+    if (auto Facts = elementFacts(Init))
+      setElements(VD, *Facts);
+  bindElements(VD, Init);
+  if (C == DeviceCarrier::Pointer && !F.hasInfo()) {
+    Cur->Vals.erase(VD);
+    return;
+  }
+  assign(VD, F, VD->getLocation(), false, Init);
+}
+
+void FunctionAnalyzer::transferInitializer(const CXXCtorInitializer *I) {
+  // Member initialisers: `device_(is_available() ? kCUDA : kCPU)`.
+  if (I && I->getMember() && I->getInit() &&
+      classifyType(I->getMember()->getType()) != DeviceCarrier::None)
+    assign(I->getMember(), eval(I->getInit()), I->getMemberLocation(), false,
+           I->getInit());
+}
+
+void FunctionAnalyzer::transfer(const Stmt *S) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        transferDecl(VD);
+    return;
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    if (RS->getRetValue())
+      Out.Return = join(Out.Return, restrict(eval(RS->getRetValue()), Cur->Reach));
+    return;
+  }
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return;
+  Fact Value = eval(E); // cached for the enclosing expression
+  if (Arms.contains(E))
+    ArmFacts[E] = Value;
+  applyParamMoves(E);
+
+  // Writes to tracked variables.
+  const Expr *LHS = nullptr, *RHS = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Assign) {
+    LHS = BO->getLHS();
+    RHS = BO->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+             OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+    LHS = OC->getArg(0);
+    RHS = OC->getArg(1);
+    // Tensor::operator=(Scalar) fills in place and keeps the device.
+    if (classifyType(RHS->getType()) == DeviceCarrier::None)
+      return;
+  }
+  if (LHS && RHS) {
+    if (const auto *Tie = dyn_cast<CallExpr>(stripValue(LHS));
+        Tie && Api.is(ApiMatch::Function, calleeName(Tie), ApiRole::TiesReferences)) {
+      for (unsigned I = 0; I < Tie->getNumArgs(); ++I)
+        if (const ValueDecl *K = keyOf(Tie->getArg(I)))
+          if (classifyType(K->getType()) != DeviceCarrier::None)
+            assign(K, elementOf(RHS, I), E->getExprLoc(), false, nullptr);
+      return;
+    }
+    if (isTupleLike(LHS->getType()))
+      if (const ValueDecl *K = keyOf(LHS))
+        if (auto Facts = elementFacts(RHS))
+          setElements(K, *Facts);
+    if (const auto *ME = dyn_cast<MemberExpr>(stripValue(LHS));
+        ME && !keyOf(LHS) && isa<FieldDecl>(ME->getMemberDecl()) &&
+        classifyType(ME->getType()) != DeviceCarrier::None) {
+      Fact F = eval(RHS);
+      if (F.Dev && F.Why)
+        F.Why = makeStep(Step::Assigned, E->getExprLoc(), text(LHS), "", F.Why);
+      Model.recordMember(cast<FieldDecl>(ME->getMemberDecl()), F);
+      return;
+    }
+    if (const ValueDecl *K = keyOf(LHS)) {
+      if (classifyType(K->getType()) != DeviceCarrier::None)
+        assign(K, eval(RHS), E->getExprLoc(), false, RHS);
+    } else if (const ValueDecl *K = containerOf(LHS)) {
+      assign(K, eval(RHS), E->getExprLoc(), true, RHS);
+    }
+    return;
+  }
+  // A lambda sees its captures as they were where it was made.
+  if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
+    recordCaptures(LE);
+    return;
+  }
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+  if (!MC)
+    return;
+  llvm::StringRef N = methodName(MC);
+  // module->to(device) moves the module's parameters in place.
+  if (Api.methodName(N, ApiRole::ModuleMove)) {
+    if (const ValueDecl *K = moduleKeyOf(MC->getImplicitObjectArgument())) {
+      const Expr *DevArg = nullptr;
+      Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, false);
+      if (Target.hasInfo()) {
+        if (Target.Dev)
+          Target.Why = makeStep(Step::MovedTo, MC->getExprLoc(), K->getName(),
+                                DevArg ? "'" + text(DevArg) + "'" : "",
+                                Target.Why);
+        Cur->Vals[K] = Target;
+      }
+      return;
+    }
+  }
+  // Insertions into containers of tensors join into the container.
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  if (Obj && classifyType(Obj->getType()) == DeviceCarrier::Container &&
+      Api.methodName(N, ApiRole::ContainerInsert)) {
+    if (const ValueDecl *K = keyOf(Obj)) {
+      Fact F;
+      for (const Expr *Arg : MC->arguments())
+        if (classifyType(Arg->getType()) != DeviceCarrier::None &&
+            classifyType(Arg->getType()) != DeviceCarrier::Pointer)
+          F = join(F, eval(Arg));
+      assign(K, F, E->getExprLoc(), /*Weak=*/true, nullptr);
+    }
+  }
+}
+
+} // namespace clang::devplace

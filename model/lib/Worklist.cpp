@@ -1,0 +1,280 @@
+//===--- Worklist.cpp - the CFG, liveness and the fixpoint ----------------===//
+
+#include "FunctionAnalyzer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::devplace {
+
+bool joinInto(State &Into, const State &In) {
+  if (!In.Reach)
+    return false;
+  bool Changed = (Into.Reach | In.Reach) != Into.Reach;
+  Mask OldReach = Into.Reach;
+  Into.Reach |= In.Reach;
+  for (const auto &[Key, F] : In.Vals) {
+    Fact Incoming = restrict(F, In.Reach);
+    auto It = Into.Vals.find(Key);
+    if (It == Into.Vals.end()) {
+      Into.Vals[Key] = Incoming;
+      Changed = true;
+      continue;
+    }
+    Fact J = join(restrict(It->second, OldReach), Incoming);
+    if (!J.sameAs(It->second))
+      Changed = true;
+    It->second = J;
+  }
+  return Changed;
+}
+
+void FunctionAnalyzer::computeLiveness() {
+  // Uses per block; a use anywhere after a block keeps a variable alive at
+  // its exit. Without kills this is conservative (a variable lives until its
+  // last read), which is all that pruning needs.
+  unsigned NumBlocks = Graph->getNumBlockIDs();
+  std::vector<llvm::SmallVector<unsigned, 4>> Uses(NumBlocks);
+  for (const CFGBlock *B : *Graph)
+    for (const CFGElement &El : *B)
+      if (auto CS = El.getAs<CFGStmt>())
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(CS->getStmt()))
+          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+              VD && VD->hasLocalStorage() &&
+              classifyType(VD->getType()) != DeviceCarrier::None) {
+            auto [It, New] = LocalIndex.try_emplace(VD, LocalIndex.size());
+            Uses[B->getBlockID()].push_back(It->second);
+          }
+  unsigned N = LocalIndex.size();
+  LiveOut.assign(NumBlocks, llvm::BitVector(N));
+  std::vector<llvm::BitVector> LiveIn(NumBlocks, llvm::BitVector(N));
+  // Round-robin in post order (successors before predecessors): a loop-free
+  // function converges in one pass, each loop nest adds one.
+  PostOrderCFGView POV(Graph.get()); // iterates in reverse post order
+  std::vector<const CFGBlock *> PostOrder(POV.begin(), POV.end());
+  std::reverse(PostOrder.begin(), PostOrder.end());
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const CFGBlock *B : PostOrder) {
+      llvm::BitVector Out(N);
+      for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+        if (const CFGBlock *SB = Succ.getReachableBlock())
+          Out |= LiveIn[SB->getBlockID()];
+      llvm::BitVector In = Out;
+      for (unsigned I : Uses[B->getBlockID()])
+        In.set(I);
+      if (Out != LiveOut[B->getBlockID()] || In != LiveIn[B->getBlockID()]) {
+        LiveOut[B->getBlockID()] = std::move(Out);
+        LiveIn[B->getBlockID()] = std::move(In);
+        Changed = true;
+      }
+    }
+  }
+}
+
+void FunctionAnalyzer::findStructure() {
+  // Range-for loop variables take the device of the range; conditional
+  // operators' arms are remembered.
+  struct Finder : RecursiveASTVisitor<Finder> {
+    FunctionAnalyzer *FA;
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
+      FA->RangeForInits[RF->getLoopVariable()] = RF->getRangeInit();
+      if (const auto *RD = RF->getRangeInit()->getType()->getAsCXXRecordDecl();
+          RD && FA->Api.is(ApiMatch::Class, qualifiedName(RD), ApiRole::MapClass))
+        FA->MapEntries.insert(RF->getLoopVariable());
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(RF->getRangeStmt());
+          DS && DS->isSingleDecl())
+        if (const auto *Range = dyn_cast<VarDecl>(DS->getSingleDecl()))
+          FA->RangeLoopVars[Range] = RF->getLoopVariable();
+      return true;
+    }
+    bool VisitAbstractConditionalOperator(AbstractConditionalOperator *CO) {
+      FA->Arms.insert(CO->getTrueExpr());
+      FA->Arms.insert(CO->getFalseExpr());
+      return true;
+    }
+  } F;
+  F.FA = this;
+  F.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+}
+
+void FunctionAnalyzer::setUpEntry(State &Entry) {
+  Entry.Reach = AllValuations;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    // Raw pointer parameters are not tracked: nothing says where they point.
+    DeviceCarrier PC = classifyType(P->getType());
+    if (PC == DeviceCarrier::None || PC == DeviceCarrier::Pointer)
+      continue;
+    Fact F;
+    F.Params = I < 32 ? 1u << I : 0;
+    F.Unknown = I >= 32;
+    F.Why = new (Model.arena().Allocate<Step>())
+        Step{Step::UnknownOrigin, P->getLocation(), Model.save(P->getName()),
+             "", "", nullptr, 0};
+    Entry.Vals[P] = F;
+    // Its value at the exit is part of the summary: keep it to the end.
+    if (isOutParam(P))
+      AliasTargets.insert(P);
+  }
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
+    Model.forEachCapture(MD->getParent(), [&](const VarDecl *VD, const Fact &F) {
+      Entry.Vals[VD] = F;
+    });
+}
+
+namespace {
+/// The trace's view of the state after a statement.
+class PointView : public ProgramPoint {
+public:
+  PointView(const State &S, const Atoms &A) : S(S), A(A) {}
+  Mask reach() const override { return S.Reach; }
+  std::optional<Fact> valueOf(const ValueDecl *D) const override {
+    if (const Fact *F = S.Vals.lookup(D))
+      return *F;
+    return std::nullopt;
+  }
+  std::vector<std::string> atoms() const override {
+    return {A.texts().begin(), A.texts().end()};
+  }
+
+private:
+  const State &S;
+  const Atoms &A;
+};
+} // namespace
+
+void FunctionAnalyzer::visit(const CFGBlock *B, State &S, bool Final) {
+  Cur = &S;
+  Cache.clear();
+  for (const CFGElement &El : *B) {
+    if (auto CS = El.getAs<CFGStmt>()) {
+      if (Final)
+        observe(CS->getStmt());
+      transfer(CS->getStmt());
+      if (Final && Trace)
+        (*Trace)(CS->getStmt(), PointView(S, FunctionAtoms));
+    } else if (auto CI = El.getAs<CFGInitializer>()) {
+      transferInitializer(CI->getInitializer());
+    }
+  }
+}
+
+void FunctionAnalyzer::run() {
+  const Stmt *Body = FD->getBody();
+  if (!Body)
+    return;
+  CFG::BuildOptions BO;
+  BO.setAllAlwaysAdd();
+  BO.AddImplicitDtors = false;
+  BO.AddTemporaryDtors = false;
+  BO.AddInitializers = true;
+  BO.AddCXXDefaultInitExprInCtors = true;
+  Graph = CFG::buildCFG(FD, const_cast<Stmt *>(Body), &Ctx, BO);
+  if (!Graph)
+    return;
+  computeLiveness();
+  Out.Parents = std::make_shared<ParentMap>(const_cast<Stmt *>(Body));
+  Mutations.TraverseStmt(const_cast<Stmt *>(Body));
+  findStructure();
+
+  unsigned NumBlocks = Graph->getNumBlockIDs();
+  std::vector<State> In(NumBlocks);
+  setUpEntry(In[Graph->getEntry().getBlockID()]);
+
+  PostOrderCFGView POV(Graph.get());
+  ForwardDataflowWorklist Worklist(*Graph, &POV);
+  Worklist.enqueueBlock(&Graph->getEntry());
+  unsigned Budget = NumBlocks * Model.options().MaxVisitsPerBlock + 16;
+
+  Out.Blocks = NumBlocks;
+  while (const CFGBlock *B = Worklist.dequeue()) {
+    if (Out.Visits++ == Budget) {
+      Out.Complete = false;
+      break;
+    }
+    State S = In[B->getBlockID()];
+    if (!S.Reach)
+      continue;
+    visit(B, S, /*Final=*/false);
+    // Drop locals that no later statement reads (references keep their
+    // targets alive: a write through `r` is a write to the target).
+    S.Vals.retain([&](const ValueDecl *D) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      return !VD || AliasTargets.contains(VD) || liveAfter(B, VD);
+    });
+    Branch Br;
+    if (B->succ_size() == 2)
+      Br = evalCondition(B->getLastCondition());
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+      unsigned I = Index++;
+      const CFGBlock *SB = Succ.getReachableBlock();
+      if (!SB)
+        continue;
+      State Edge = S;
+      if (B->succ_size() == 2) {
+        bool TrueSide = I == 0;
+        Edge.Reach &= TrueSide ? Br.TrueReach : Br.FalseReach;
+        if (Br.Var) {
+          auto It = Edge.Vals.find(Br.Var);
+          if (It != Edge.Vals.end()) {
+            bool OnDevice = TrueSide == Br.VarOnDeviceWhenTrue;
+            (OnDevice ? It->second.Host : It->second.Dev) = 0;
+          }
+        }
+      }
+      if (joinInto(In[SB->getBlockID()], Edge))
+        Worklist.enqueueBlock(SB);
+    }
+  }
+
+  // The facts the rules read, with the converged states, in source order of
+  // blocks.
+  for (const CFGBlock *B : POV) {
+    State S = In[B->getBlockID()];
+    if (S.Reach)
+      visit(B, S, /*Final=*/true);
+  }
+  finish(In[Graph->getExit().getBlockID()]);
+  Cur = nullptr;
+}
+
+void FunctionAnalyzer::finish(const State &Exit) {
+  if (!Out.Complete) {
+    // Cut short, the states are below the fixpoint: every device
+    // possibility found is real (joins only add), but "on every path" and
+    // "only on the host" are not proven. Keep what still holds.
+    for (HostAccess &A : Out.Accesses)
+      A.Definite = false;
+    for (HostSync &S : Out.Syncs)
+      S.Definite = false;
+    Out.Return = Fact::unknown();
+  }
+  llvm::sort(Out.Accesses, [&](const HostAccess &A, const HostAccess &B) {
+    return SM.isBeforeInTranslationUnit(A.Sink->getBeginLoc(),
+                                        B.Sink->getBeginLoc());
+  });
+  // By-reference parameters the function moves: their value at the exit.
+  for (unsigned I = 0; I < FD->getNumParams() && I < 32; ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    if (!isOutParam(P) || !Exit.Reach || !Out.Complete)
+      continue;
+    const Fact *F = Exit.Vals.lookup(P);
+    if (F && (F->Host || F->Dev))
+      Out.ParamOut.emplace_back(I, *F);
+  }
+  // Which parameters reach host code: the first access of each.
+  uint32_t Seen = 0;
+  for (const HostAccess &A : Out.Accesses)
+    for (unsigned I = 0; I < 32; ++I)
+      if ((A.Params & (1u << I)) && !(Seen & (1u << I))) {
+        Seen |= 1u << I;
+        Out.ParamSinks.emplace_back(I, &A);
+      }
+}
+
+} // namespace clang::devplace
