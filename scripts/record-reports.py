@@ -58,11 +58,12 @@ def main():
     ap.add_argument("out")
     ap.add_argument("-p", action="append", default=[], help="a compilation database directory")
     ap.add_argument("-j", default="2")
+    ap.add_argument("--projects-only", action="store_true", help="skip the lit inputs and the example")
     a = ap.parse_args()
     devplace = os.path.join(os.path.abspath(a.build), "tool", "devplace")
     lines = []
     corpus = []
-    for sub, flags in [("test/checks", MOCK), ("test/integration", TORCH),
+    for sub, flags in [] if a.projects_only else [("test/checks", MOCK), ("test/integration", TORCH),
                        ("examples/celeba_smile", TORCH)]:
         d = os.path.join(ROOT, sub)
         corpus += [(os.path.join(d, f), flags) for f in sorted(os.listdir(d)) if f.endswith(".cpp")]

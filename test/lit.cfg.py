@@ -54,6 +54,9 @@ if os.path.exists("/usr/include/opencv4/opencv2/core.hpp"):
 if config.runtime_tests:
     config.available_features.add("runtime-tests")
     config.substitutions.append(("%runtime_tests", config.runtime_tests))
+if config.model_tests:
+    config.available_features.add("model-tests")
+    config.substitutions.append(("%model_tests", config.model_tests))
 if os.path.exists(os.path.join(config.examples_dir, "celeba_train")):
     config.available_features.add("example")
 config.substitutions.append(("%examples", config.examples_dir))

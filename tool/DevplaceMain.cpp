@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baseline.h"
+#include "CommandLine.h"
+#include "FileSelection.h"
 #include "ProjectRun.h"
 #include "Reports.h"
 #include "devplace/model/Facts.h"
@@ -42,95 +44,6 @@ static int LLVM_ATTRIBUTE_UNUSED DevplaceModuleAnchorDestination =
     DevplaceModuleAnchorSource;
 } // namespace clang::tidy
 
-static cl::OptionCategory DevplaceCategory("devplace options");
-
-static const char Overview[] =
-    "devplace finds device-placement bugs in LibTorch code: tensors that are\n"
-    "or may be on a CUDA device when host code touches their memory.\n"
-    "\n"
-    "With -p BUILD_DIR and no files, every file of BUILD_DIR's\n"
-    "compile_commands.json is analysed, in parallel; arguments with *, ? or [\n"
-    "select files of the database by glob.\n"
-    "\n"
-    "Exit status: 0 when nothing is reported, 1 when findings are reported,\n"
-    "2 for usage errors and for files that cannot be analysed.\n";
-
-static const char DefaultChecks[] = "-*,devplace-*";
-
-static cl::opt<std::string> Checks(
-    "checks",
-    cl::desc("Comma-separated globs of checks, as in clang-tidy; appended to\n"
-             "the default '-*,devplace-*' and to .clang-tidy files."),
-    cl::init(""), cl::cat(DevplaceCategory));
-static cl::opt<std::string>
-    Config("config",
-           cl::desc("Configuration in YAML/JSON, as in clang-tidy's --config."),
-           cl::init(""), cl::cat(DevplaceCategory));
-static cl::opt<std::string> ConfigFile(
-    "config-file",
-    cl::desc("A .clang-tidy-format file to use instead of searching for one."),
-    cl::init(""), cl::cat(DevplaceCategory));
-static cl::opt<std::string>
-    HeaderFilter("header-filter",
-                 cl::desc("Regex of headers whose diagnostics are shown."),
-                 cl::init(""), cl::cat(DevplaceCategory));
-static cl::opt<bool> SystemHeaders("system-headers",
-                                   cl::desc("Show diagnostics in system headers."),
-                                   cl::init(false), cl::cat(DevplaceCategory));
-static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes."),
-                         cl::init(false), cl::cat(DevplaceCategory));
-static cl::opt<std::string> ExportFixes(
-    "export-fixes",
-    cl::desc("Write the suggested fixes to this YAML file (clang-apply-"
-             "replacements format)."),
-    cl::value_desc("filename"), cl::cat(DevplaceCategory));
-static cl::opt<bool> ListChecks("list-checks",
-                                cl::desc("List the enabled checks and exit."),
-                                cl::init(false), cl::cat(DevplaceCategory));
-static cl::opt<bool> DumpConfig("dump-config",
-                                cl::desc("Print the effective configuration."),
-                                cl::init(false), cl::cat(DevplaceCategory));
-static cl::opt<bool> Quiet("quiet",
-                           cl::desc("Print neither progress nor the summary line."),
-                           cl::init(false), cl::cat(DevplaceCategory));
-static cl::opt<bool> Stats("analysis-stats",
-                           cl::desc("Print the analysis' work: functions, CFG blocks, "
-                                    "block visits."),
-                           cl::init(false), cl::cat(DevplaceCategory));
-static cl::list<std::string> SourcePaths(cl::Positional,
-                                         cl::desc("[<file or glob> ...]"),
-                                         cl::cat(DevplaceCategory));
-static cl::opt<std::string>
-    BuildPath("p", cl::desc("Build directory holding compile_commands.json."),
-              cl::value_desc("build-dir"), cl::cat(DevplaceCategory));
-static cl::list<std::string>
-    Exclude("exclude", cl::desc("Skip database files matching this glob."),
-            cl::value_desc("glob"), cl::cat(DevplaceCategory));
-static cl::opt<unsigned>
-    Jobs("j", cl::desc("Files analysed in parallel (default: the number of cores)."), cl::Prefix,
-         cl::init(0), cl::cat(DevplaceCategory));
-enum class OutputFormat { Text, Sarif, Json };
-static cl::opt<OutputFormat> Format(
-    "format", cl::desc("Report format."), cl::init(OutputFormat::Text),
-    cl::values(clEnumValN(OutputFormat::Text, "text", "clang-tidy's diagnostics"),
-               clEnumValN(OutputFormat::Sarif, "sarif", "SARIF 2.1.0"),
-               clEnumValN(OutputFormat::Json, "json", "devplace's JSON")),
-    cl::cat(DevplaceCategory));
-static cl::opt<std::string>
-    Output("output", cl::desc("Write the report to this file instead of stdout."),
-           cl::value_desc("file"), cl::cat(DevplaceCategory));
-static cl::opt<std::string> BaselineFile(
-    "baseline", cl::desc("Report only findings that are not in this baseline."),
-    cl::value_desc("file"), cl::cat(DevplaceCategory));
-static cl::opt<std::string> WriteBaseline(
-    "write-baseline", cl::desc("Record this run's findings as the baseline."),
-    cl::value_desc("file"), cl::cat(DevplaceCategory));
-static cl::opt<std::string> DocUrl(
-    "doc-url",
-    cl::desc("Base URL of the check pages for SARIF help links (default: the\n"
-             "installed docs)."),
-    cl::value_desc("url"), cl::cat(DevplaceCategory));
-
 static void printVersion(raw_ostream &OS) {
   OS << "devplace " << DEVPLACE_VERSION << " (clang-tidy engine "
      << LLVM_VERSION_STRING << ")\n";
@@ -139,118 +52,6 @@ static void printVersion(raw_ostream &OS) {
 static int usageError(const Twine &Msg) {
   WithColor::error(errs(), "devplace") << Msg << "\n";
   return 2;
-}
-
-/// Parses a configuration; on failure `Problem` is one line: where and why
-/// (the YAML parser's own multi-line report is not printed).
-static llvm::ErrorOr<ClangTidyOptions> parseQuietly(StringRef Text, StringRef Source,
-                                                    std::string &Problem) {
-  std::string Where;
-  auto Parsed = parseConfigurationWithDiags(
-      MemoryBufferRef(Text, Source), [&](const SMDiagnostic &D) {
-        if (Where.empty())
-          Where = formatv(" (line {0}: {1})", D.getLineNo(), D.getMessage()).str();
-      });
-  if (!Parsed)
-    Problem = ("invalid configuration in " + Source + ": " + Parsed.getError().message() +
-               Where).str();
-  return Parsed;
-}
-
-static std::unique_ptr<ClangTidyOptionsProvider>
-makeOptionsProvider(std::string &Error) {
-  ClangTidyGlobalOptions GlobalOptions;
-  ClangTidyOptions DefaultOptions = ClangTidyOptions::getDefaults();
-  DefaultOptions.Checks = DefaultChecks;
-  DefaultOptions.WarningsAsErrors = "";
-  DefaultOptions.HeaderFilterRegex = "";
-  DefaultOptions.SystemHeaders = false;
-  DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
-  // A CI step says when a bound cut an analysis short (the checks' own
-  // default, for the plugin and clangd, is to stay quiet).
-  DefaultOptions.CheckOptions["ReportAnalysisLimits"] = ClangTidyOptions::ClangTidyValue("true");
-
-  ClangTidyOptions OverrideOptions;
-  if (Checks.getNumOccurrences())
-    OverrideOptions.Checks = Checks;
-  if (HeaderFilter.getNumOccurrences())
-    OverrideOptions.HeaderFilterRegex = HeaderFilter;
-  if (SystemHeaders.getNumOccurrences())
-    OverrideOptions.SystemHeaders = SystemHeaders;
-
-  auto FromText = [&](StringRef Text, StringRef Source)
-      -> std::unique_ptr<ClangTidyOptionsProvider> {
-    auto Parsed = parseQuietly(Text, Source, Error);
-    if (!Parsed)
-      return nullptr;
-    return std::make_unique<ConfigOptionsProvider>(
-        std::move(GlobalOptions), std::move(DefaultOptions),
-        std::move(*Parsed), std::move(OverrideOptions));
-  };
-  if (!Config.empty() && !ConfigFile.empty()) {
-    Error = "--config and --config-file are mutually exclusive";
-    return nullptr;
-  }
-  if (!ConfigFile.empty()) {
-    auto Text = MemoryBuffer::getFile(ConfigFile);
-    if (!Text) {
-      Error = "cannot read config file '" + ConfigFile +
-              "': " + Text.getError().message();
-      return nullptr;
-    }
-    return FromText((*Text)->getBuffer(), ConfigFile);
-  }
-  if (!Config.empty())
-    return FromText(Config, "--config");
-  return std::make_unique<FileOptionsProvider>(
-      std::move(GlobalOptions), std::move(DefaultOptions),
-      std::move(OverrideOptions), vfs::getRealFileSystem());
-}
-
-/// clang-tidy reports a .clang-tidy it cannot parse and carries on without
-/// it; devplace refuses instead, as for --config-file. Checks the files that
-/// would configure `File`: the nearest, and its parents while they inherit.
-static std::string invalidConfigurationFor(StringRef File,
-                                           std::map<std::string, std::string> &Seen) {
-  if (!Config.empty() || !ConfigFile.empty())
-    return "";
-  SmallString<256> Dir(sys::path::parent_path(File));
-  for (; !Dir.empty(); Dir = sys::path::parent_path(Dir)) {
-    SmallString<256> Candidate(Dir);
-    sys::path::append(Candidate, ".clang-tidy");
-    auto It = Seen.find(std::string(Candidate));
-    if (It == Seen.end()) {
-      std::string Problem;
-      bool Inherit = false;
-      if (sys::fs::exists(Candidate)) {
-        auto Text = MemoryBuffer::getFile(Candidate);
-        if (!Text) {
-          Problem = "cannot read '" + std::string(Candidate) + "': " + Text.getError().message();
-        } else if (auto Parsed = parseQuietly((*Text)->getBuffer(), Candidate, Problem);
-                   !Parsed) {
-          // Problem says where and why.
-        } else {
-          Inherit = Parsed->InheritParentConfig.value_or(false);
-        }
-        if (Problem.empty() && !Inherit)
-          Problem = "-"; // found, valid, and the search stops here
-      }
-      It = Seen.emplace(std::string(Candidate), Problem).first;
-    }
-    if (It->second == "-")
-      return "";
-    if (!It->second.empty())
-      return It->second;
-  }
-  return "";
-}
-
-static bool isGlob(StringRef Arg) { return Arg.find_first_of("*?[") != StringRef::npos; }
-
-static std::string currentDirectory() {
-  SmallString<256> CWD;
-  sys::fs::current_path(CWD);
-  return std::string(CWD);
 }
 
 /// Help links for SARIF: --doc-url, else the installed docs next to this
@@ -265,98 +66,6 @@ static std::string docBaseUri(const char *Argv0) {
                         ? std::string(Installed)
                         : std::string(DEVPLACE_SOURCE_DIR "/docs/checks");
   return "file://" + Dir + "/";
-}
-
-/// The files to analyse: the arguments that are files, and the database's
-/// files matching the arguments that are globs (all of them when there are
-/// no arguments), less --exclude.
-static std::optional<std::vector<std::string>>
-selectFiles(const tooling::CompilationDatabase &DB, bool FromDatabase,
-            std::string &Error) {
-  std::vector<GlobPattern> Include, Skip;
-  for (const auto *List : {&SourcePaths, &Exclude})
-    for (const std::string &G : *List) {
-      if (List == &SourcePaths && !isGlob(G))
-        continue;
-      auto P = GlobPattern::create(G);
-      if (!P) {
-        Error = "invalid glob '" + G + "': " + toString(P.takeError());
-        return std::nullopt;
-      }
-      (List == &SourcePaths ? Include : Skip).push_back(std::move(*P));
-    }
-  std::string CWD = currentDirectory();
-  auto Matches = [&](const std::vector<GlobPattern> &Globs, StringRef Abs) {
-    std::string Rel = relativeTo(Abs, CWD);
-    for (const GlobPattern &G : Globs)
-      if (G.match(Abs) || G.match(Rel))
-        return true;
-    return false;
-  };
-  // Clang's JSON database answers for any file by borrowing a neighbour's
-  // command; only the files it lists count as in it.
-  std::set<std::string> Listed;
-  if (FromDatabase)
-    for (const std::string &F : DB.getAllFiles())
-      Listed.insert(absolutePath(F, ""));
-  std::vector<std::string> Files;
-  std::set<std::string> Seen;
-  for (const std::string &Arg : SourcePaths) {
-    if (isGlob(Arg))
-      continue;
-    if (!sys::fs::exists(Arg)) {
-      Error = "no such file: '" + Arg + "'";
-      return std::nullopt;
-    }
-    std::string Abs = absolutePath(Arg, "");
-    if (FromDatabase && !Listed.count(Abs)) {
-      Error = "'" + Arg + "' is not in the compilation database; add it to the "
-              "build, or give its flags after --";
-      return std::nullopt;
-    }
-    if (!Matches(Skip, Abs) && Seen.insert(Abs).second)
-      Files.push_back(Abs);
-  }
-  if (FromDatabase && (Include.size() || SourcePaths.empty()))
-    for (const std::string &Abs : Listed) {
-      if ((SourcePaths.empty() || Matches(Include, Abs)) && !Matches(Skip, Abs) &&
-          Seen.insert(Abs).second)
-        Files.push_back(Abs);
-    }
-  return Files;
-}
-
-/// The compilation database when no flags follow `--`: -p's directory
-/// itself (not its parents: a -p naming the wrong directory must not quietly
-/// pick up another project's database), else the nearest one above the
-/// first file. Null, with the reason in `Error`, when there is none.
-static std::unique_ptr<tooling::CompilationDatabase>
-openCompilationDatabase(std::string &Error) {
-  std::string Ignored;
-  if (!BuildPath.empty()) {
-    if (auto DB = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Ignored))
-      return DB;
-    Error = "no compile_commands.json in '" + BuildPath +
-            "' (give the build directory that holds it)";
-    return nullptr;
-  }
-  if (SourcePaths.empty()) {
-    Error = "no input files; give source files, or -p BUILD_DIR to analyse a "
-            "whole project (see --help)";
-    return nullptr;
-  }
-  for (const std::string &A : SourcePaths)
-    if (!isGlob(A) && !sys::fs::exists(A)) {
-      Error = "no such file: '" + A + "'";
-      return nullptr;
-    }
-  if (auto DB = tooling::CompilationDatabase::autoDetectFromSource(
-          absolutePath(SourcePaths.front(), ""), Ignored))
-    return DB;
-  Error = "no compile_commands.json found for '" + SourcePaths.front() +
-          "' in its directory or above; give -p BUILD_DIR, or the compiler "
-          "flags after --";
-  return nullptr;
 }
 
 static std::string plural(size_t N, StringRef One, StringRef Many) {
@@ -431,6 +140,11 @@ int main(int argc, const char **argv) {
     if (Problem.empty()) // a value parser already printed its one line
       return 2;
     return usageError(Problem + "; run 'devplace --help' for usage");
+  }
+
+  if (ListApi) {
+    writeApiTable(outs());
+    return 0;
   }
 
   std::string Error;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Reports.h"
+#include "devplace/model/ApiTable.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include <map>
@@ -318,6 +319,23 @@ void writePlainText(const RunReport &R, raw_ostream &OS) {
     Write(F);
   for (const Finding &F : R.Remarks)
     Write(F);
+}
+
+void writeApiTable(raw_ostream &OS) {
+  using clang::devplace::ApiRole;
+  using clang::devplace::ApiRow;
+  using clang::devplace::ApiTable;
+  OS << "| role | what it means | names |\n| --- | --- | --- |\n";
+  for (unsigned R = 0; R < static_cast<unsigned>(ApiRole::NumRoles); ++R) {
+    auto Role = static_cast<ApiRole>(R);
+    std::string Names;
+    for (const ApiRow &Row : ApiTable::builtinRows())
+      if (Row.Role == Role)
+        Names += (Names.empty() ? "" : ", ") +
+                 ("`" + Row.Name + "` (" + ApiTable::matchName(Row.Match) + ")").str();
+    OS << "| " << ApiTable::roleName(Role) << " | " << ApiTable::roleDoc(Role) << " | "
+       << (Names.empty() ? "(options only)" : Names) << " |\n";
+  }
 }
 
 } // namespace devplace_tool

@@ -33,6 +33,14 @@ void writeJson(const RunReport &R, llvm::raw_ostream &OS);
 /// colours or source excerpts: for --output files.
 void writePlainText(const RunReport &R, llvm::raw_ostream &OS);
 
+/// The API table (model/include/devplace/model/TorchApi.def) as the
+/// Markdown that docs/api.md holds: each role, what it means, its names.
+void writeApiTable(llvm::raw_ostream &OS);
+
+/// The API table (model/include/devplace/model/TorchApi.def) as the
+/// Markdown that docs/api.md holds: the roles, then every row by role.
+void writeApiTable(llvm::raw_ostream &OS);
+
 /// A check's one-paragraph description from its doc page (compiled in).
 std::string checkSummary(llvm::StringRef Check);
 

@@ -191,6 +191,7 @@ public:
   template <typename T> T item() const;
   Scalar item() const;
   Tensor cpu() const;
+  Tensor type_as(const Tensor &other) const;
   Tensor cuda() const;
   Tensor to(TensorOptions options = {}, bool non_blocking = false, bool copy = false,
             c10::optional<MemoryFormat> memory_format = c10::nullopt) const;

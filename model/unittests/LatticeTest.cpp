@@ -1,0 +1,85 @@
+//===--- LatticeTest.cpp - facts, joins and widening ----------------------===//
+
+#include "devplace/model/Lattice.h"
+#include "gtest/gtest.h"
+
+namespace clang::devplace {
+namespace {
+
+Step step(unsigned Depth, const Step *Prev = nullptr) {
+  return Step{Step::MovedTo, SourceLocation(), "", "", "", Prev, Depth};
+}
+
+TEST(Lattice, AtomMasksSplitTheValuations) {
+  for (unsigned I = 0; I < MaxAtoms; ++I) {
+    Mask T = atomTrueMask(I);
+    EXPECT_EQ(__builtin_popcountll(T), 32) << "atom " << I;
+    // Valuation V has atom I true exactly when bit I of V is set.
+    for (unsigned V = 0; V < 64; ++V)
+      EXPECT_EQ((T >> V) & 1, (V >> I) & 1u) << "atom " << I << " valuation " << V;
+  }
+  EXPECT_EQ(atomTrueMask(0) & atomTrueMask(1), atomTrueMask(0) & ~(~atomTrueMask(1)));
+}
+
+TEST(Lattice, NoInformationIsTheIdentityOfJoin) {
+  Fact Host = Fact::host();
+  Fact None;
+  EXPECT_TRUE(join(Host, None).sameAs(Host));
+  EXPECT_TRUE(join(None, Host).sameAs(Host));
+  Fact Scalar = Fact::host();
+  Scalar.Scalar = true;
+  // A 0-dim operand stays 0-dim when joined with nothing...
+  EXPECT_TRUE(join(Scalar, None).Scalar);
+  // ...but not when joined with a tensor that is not 0-dim.
+  EXPECT_FALSE(join(Scalar, Host).Scalar);
+}
+
+TEST(Lattice, JoinIsAnOrOfMasksParametersAndUnknown) {
+  Fact A, B;
+  A.Host = atomTrueMask(0);
+  B.Dev = ~atomTrueMask(0);
+  B.Params = 0b10;
+  A.Unknown = true;
+  Fact J = join(A, B);
+  EXPECT_EQ(J.Host, atomTrueMask(0));
+  EXPECT_EQ(J.Dev, ~atomTrueMask(0));
+  EXPECT_EQ(J.Params, 0b10u);
+  EXPECT_TRUE(J.Unknown);
+  // Commutative in everything but the explanation.
+  EXPECT_TRUE(join(B, A).sameAs(J));
+}
+
+TEST(Lattice, JoinKeepsTheShortestExplanationOfADevice) {
+  Step Source = step(0), Middle = step(1, &Source), Long = step(2, &Middle);
+  Fact Near = Fact::device(&Source), Far = Fact::device(&Long);
+  EXPECT_EQ(join(Far, Near).Why, &Source);
+  EXPECT_EQ(join(Near, Far).Why, &Source);
+  // On a tie the first one stays (a loop's fixpoint does not churn).
+  Step Other = step(0);
+  EXPECT_EQ(join(Fact::device(&Other), Near).Why, &Other);
+  // A host value's explanation never replaces a device one.
+  Fact Host = Fact::host();
+  Host.Why = &Source;
+  EXPECT_EQ(join(Host, Far).Why, &Long);
+}
+
+TEST(Lattice, RestrictAndWiden) {
+  Fact F;
+  F.Host = AllValuations;
+  F.Dev = atomTrueMask(2);
+  F.Params = 1;
+  Fact R = restrict(F, atomTrueMask(0));
+  EXPECT_EQ(R.Host, atomTrueMask(0));
+  EXPECT_EQ(R.Dev, atomTrueMask(2) & atomTrueMask(0));
+  EXPECT_EQ(R.Params, 1u);
+  // Widened for use under another function's conditions: all or nothing,
+  // and no parameters of that function.
+  Fact W = widen(R);
+  EXPECT_EQ(W.Host, AllValuations);
+  EXPECT_EQ(W.Dev, AllValuations);
+  EXPECT_EQ(W.Params, 0u);
+  EXPECT_EQ(widen(Fact()).Dev, 0u);
+}
+
+} // namespace
+} // namespace clang::devplace

@@ -1,0 +1,100 @@
+//===--- SummariesTest.cpp - facts across calls, members and lambdas ------===//
+
+#include "TestAST.h"
+
+namespace clang::devplace::test {
+namespace {
+
+TEST(Summaries, ReturnsInTermsOfParameters) {
+  TestAST AST(R"cpp(
+torch::Tensor same(torch::Tensor a, torch::Tensor b) { return b * 2; }
+torch::Tensor moved(torch::Tensor a) { return a.cuda(); }
+torch::Tensor either(torch::Tensor a, bool g) { return g ? a.cuda() : a.cpu(); }
+)cpp");
+  const FunctionFacts &Same = AST.model().analyze(AST.function("same"));
+  EXPECT_EQ(Same.Return.Params, 0b10u);
+  EXPECT_EQ(Same.Return.Dev, 0u);
+  const FunctionFacts &Moved = AST.model().analyze(AST.function("moved"));
+  EXPECT_EQ(Moved.Return.Dev, AllValuations);
+  EXPECT_EQ(Moved.Return.Params, 0u);
+  const FunctionFacts &Either = AST.model().analyze(AST.function("either"));
+  EXPECT_NE(Either.Return.Dev, 0u);
+  EXPECT_NE(Either.Return.Host, 0u);
+}
+
+TEST(Summaries, CallersUseTheirCalleesSummaries) {
+  TestAST AST(R"cpp(
+torch::Tensor same(torch::Tensor a) { return a + 1; }
+torch::Tensor moved(torch::Tensor a) { return a.cuda(); }
+void to_device(torch::Tensor &t) { t = t.cuda(); }
+void f() {
+  auto h = same(torch::ones({2}));
+  auto d = moved(torch::ones({2}));
+  auto k = torch::ones({2});
+  to_device(k);
+  (void)h; (void)d; (void)k;
+}
+)cpp");
+  const FunctionFacts &ToDevice = AST.model().analyze(AST.function("to_device"));
+  ASSERT_EQ(ToDevice.ParamOut.size(), 1u);
+  EXPECT_EQ(ToDevice.ParamOut[0].first, 0u);
+  auto Lines = AST.trace("f");
+  EXPECT_EQ(Lines[6].Values["h"].Host, AllValuations);
+  EXPECT_EQ(Lines[6].Values["h"].Dev, 0u);
+  EXPECT_EQ(Lines[7].Values["d"].Dev, AllValuations);
+  ASSERT_NE(Lines[7].Values["d"].Why, nullptr);
+  EXPECT_EQ(Lines[7].Values["d"].Why->K, Step::Returned);
+  EXPECT_EQ(Lines[9].Values["k"].Dev, AllValuations);
+  ASSERT_NE(Lines[9].Values["k"].Why, nullptr);
+  EXPECT_EQ(Lines[9].Values["k"].Why->K, Step::MovedByCall);
+}
+
+TEST(Summaries, ParametersThatReachHostCode) {
+  TestAST AST(R"cpp(
+float first(torch::Tensor t) { return t.data_ptr<float>()[0]; }
+float safe(torch::Tensor t) { return t.item<float>(); }
+)cpp");
+  const FunctionFacts &First = AST.model().analyze(AST.function("first"));
+  ASSERT_EQ(First.ParamSinks.size(), 1u);
+  EXPECT_EQ(First.ParamSinks[0].first, 0u);
+  EXPECT_EQ(AST.model().analyze(AST.function("safe")).ParamSinks.size(), 0u);
+}
+
+TEST(Summaries, MembersJoinEveryWriteInTheTranslationUnit) {
+  TestAST AST(R"cpp(
+struct Trainer {
+  torch::Tensor acc_;
+  void step() { acc_ = torch::ones({1}).cuda(); }
+  float read() { return acc_.data_ptr<float>()[0]; }
+};
+)cpp");
+  const FunctionDecl *Step = AST.function("step");
+  const FunctionDecl *Read = AST.function("read");
+  AST.model().analyzeAll({Read, Step});
+  EXPECT_TRUE(AST.model().membersSettled());
+  // The read is analysed again once the member is known to hold a device
+  // value.
+  const FunctionFacts &R = AST.model().analyze(Read);
+  ASSERT_EQ(R.Accesses.size(), 1u);
+  EXPECT_FALSE(R.Accesses[0].UnknownOnly);
+}
+
+TEST(Summaries, LambdasSeeTheirCapturesAsTheyWereWhereTheyWereMade) {
+  TestAST AST(R"cpp(
+void f() {
+  auto d = torch::ones({2}).cuda();
+  auto read = [&]() { return d.data_ptr<float>()[0]; };
+  float x = read();
+  (void)x;
+}
+)cpp");
+  // Analysing f records the capture; the lambda's body then sees d.
+  AST.model().analyze(AST.function("f"));
+  const FunctionFacts &Body = AST.model().analyze(AST.lambda(0));
+  ASSERT_EQ(Body.Accesses.size(), 1u);
+  EXPECT_TRUE(Body.Accesses[0].Definite);
+  EXPECT_EQ(Body.Accesses[0].Tensor, "d");
+}
+
+} // namespace
+} // namespace clang::devplace::test
