@@ -1,5 +1,6 @@
 # lit configuration for devplace's tests.
 import os
+import shlex
 import sys
 import lit.formats
 
@@ -34,6 +35,15 @@ if config.sanitize:
 tidy_load = "{} --load={}".format(clang_tidy, config.plugin)
 tidy = tidy_load + " --checks=-*,devplace-*"
 
+# The fix-it tests' sequence (copy, --fix, compare the diagnostics and the
+# fixed file, compile it): `RUN: %check_fixes devplace-<check> [--also-cli]`.
+config.substitutions.append(("%check_fixes", " ".join([
+    sys.executable, os.path.join(inputs, "check_fixes.py"),
+    "--tidy", shlex.quote(tidy_load),
+    "--cli", shlex.quote(os.path.join(config.devplace_tools_dir, "devplace")),
+    "--filecheck", os.path.join(config.llvm_tools_dir, "FileCheck"),
+    "--clangxx", config.clangxx, "--flags", shlex.quote(mock_flags),
+    "--source", "%s", "--scratch", "%t"])))
 config.substitutions.append(("%mock_flags", mock_flags))
 config.substitutions.append(("%tidy_plugin", tidy))
 config.substitutions.append(("%tidy_load", tidy_load))

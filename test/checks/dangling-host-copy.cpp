@@ -1,9 +1,6 @@
 // devplace-dangling-host-copy: pointers and views into temporary tensors
 // that outlive the statement; uses inside the statement are fine.
-// RUN: cp %s %t.cpp
-// RUN: %tidy_load --checks='-*,devplace-dangling-host-copy' --fix %t.cpp -- %mock_flags | grep -v 'FIX-IT applied' | FileCheck %s -implicit-check-not='{{warning|note}}:'
-// RUN: FileCheck --check-prefix=FIXES %s < %t.cpp
-// RUN: %clangxx -fsyntax-only %mock_flags %t.cpp
+// RUN: %check_fixes devplace-dangling-host-copy
 // RUN: not %devplace --checks='-*,devplace-dangling-host-copy' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 #include <opencv2/core.hpp>

@@ -1,8 +1,5 @@
 // devplace-discarded-transfer: tensor-returning calls used as statements.
-// RUN: cp %s %t.cpp
-// RUN: %tidy_load --checks='-*,devplace-discarded-transfer' --fix %t.cpp -- %mock_flags | grep -v 'FIX-IT applied' | FileCheck %s -implicit-check-not='{{warning|note}}:'
-// RUN: FileCheck --check-prefix=FIXES %s < %t.cpp
-// RUN: %clangxx -fsyntax-only %mock_flags %t.cpp
+// RUN: %check_fixes devplace-discarded-transfer
 // RUN: not %devplace --checks='-*,devplace-discarded-transfer' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 

@@ -1,12 +1,6 @@
 // Fix-its: item<T>() for one scalar, a named host copy that outlives the
 // pointer for reads, and no fix where the memory is written or escapes.
-// RUN: cp %s %t.cpp
-// RUN: %tidy_load --checks='-*,devplace-host-sink' --fix %t.cpp -- %mock_flags | grep -v 'FIX-IT applied' | FileCheck %s -implicit-check-not='{{warning|note}}:'
-// RUN: FileCheck --check-prefix=FIXES %s < %t.cpp
-// RUN: %clangxx -fsyntax-only %mock_flags %t.cpp
-// RUN: cp %s %t2.cpp
-// RUN: not %devplace --checks='-*,devplace-host-sink' --fix %t2.cpp -- %mock_flags | grep -v 'FIX-IT applied' | FileCheck %s -implicit-check-not='{{warning|note}}:'
-// RUN: FileCheck --check-prefix=FIXES %s < %t2.cpp
+// RUN: %check_fixes devplace-host-sink --also-cli
 #include <torch/torch.h>
 #include <vector>
 

@@ -155,3 +155,19 @@ float reassigned_host_twin(bool use_gpu) {
     return t.data_ptr<float>()[1];
   return 0;
 }
+
+// x.type_as(other) moves x to other's device (and dtype).
+float type_as_device() {
+  auto weights = torch::ones({3}).cuda();
+  auto y = torch::zeros({3}).type_as(weights);
+  return y.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:35: note: 'weights' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:30: note: 'y' is moved to 'weights' here
+}
+
+float type_as_host_twin() {
+  auto weights = torch::ones({3}).cuda();
+  auto y = weights.type_as(torch::zeros({3}));
+  return y.data_ptr<float>()[0];
+}

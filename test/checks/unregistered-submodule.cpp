@@ -1,9 +1,6 @@
 // devplace-unregistered-submodule: module members, parameters and buffers
 // that are never registered; registered twins stay silent.
-// RUN: cp %s %t.cpp
-// RUN: %tidy_load --checks='-*,devplace-unregistered-submodule' --fix %t.cpp -- %mock_flags | grep -v 'FIX-IT applied' | FileCheck %s -implicit-check-not='{{warning|note}}:'
-// RUN: FileCheck --check-prefix=FIXES %s < %t.cpp
-// RUN: %clangxx -fsyntax-only %mock_flags %t.cpp
+// RUN: %check_fixes devplace-unregistered-submodule
 // RUN: not %devplace --checks='-*,devplace-unregistered-submodule' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 
