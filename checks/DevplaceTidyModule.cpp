@@ -1,5 +1,6 @@
 //===--- DevplaceTidyModule.cpp - the devplace- checks --------------------===//
 
+#include "AsyncHostCopyCheck.h"
 #include "DanglingHostCopyCheck.h"
 #include "DeviceMismatchCheck.h"
 #include "DiscardedTransferCheck.h"
@@ -14,6 +15,7 @@ namespace clang::tidy::devplace {
 class DevplaceModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<AsyncHostCopyCheck>("devplace-async-host-copy");
     Factories.registerCheck<DanglingHostCopyCheck>("devplace-dangling-host-copy");
     Factories.registerCheck<DeviceMismatchCheck>("devplace-device-mismatch");
     Factories.registerCheck<DiscardedTransferCheck>("devplace-discarded-transfer");

@@ -15,7 +15,13 @@
 namespace clang::tidy::devplace {
 
 HostSinkCheck::HostSinkCheck(StringRef Name, ClangTidyContext *Context)
-    : DeviceCheck(Name, Context) {}
+    : DeviceCheck(Name, Context),
+      StrictMode(Options.getLocalOrGlobal("StrictMode", false)) {}
+
+void HostSinkCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  DeviceCheck::storeOptions(Opts);
+  Options.store(Opts, "StrictMode", StrictMode);
+}
 
 void HostSinkCheck::startTranslationUnit() {
   FixedPointers.clear();

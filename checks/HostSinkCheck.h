@@ -20,11 +20,15 @@ class HostSinkCheck : public DeviceCheck {
 public:
   HostSinkCheck(StringRef Name, ClangTidyContext *Context);
   ~HostSinkCheck() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:
   void report(const FunctionDecl *FD, const FunctionFacts &R,
               ASTContext &Ctx) override;
   void startTranslationUnit() override;
+  /// Host code touching memory whose device the model cannot see (a
+  /// parameter, a field) is reported too.
+  const bool StrictMode;
   struct FunctionIndex;
   const FunctionIndex &indexOf(const FunctionDecl *FD, const FunctionFacts &R);
   void diagnose(const HostAccess &A, const FunctionDecl *FD,

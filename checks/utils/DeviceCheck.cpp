@@ -34,7 +34,6 @@ thread_local Shared SharedAnalyses;
 
 DeviceCheck::DeviceCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      StrictMode(Options.getLocalOrGlobal("StrictMode", false)),
       HostSinkFunctions(Options.getLocalOrGlobal("HostSinkFunctions", "")),
       SourceFunctions(Options.getLocalOrGlobal("SourceFunctions", "")),
       SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")),
@@ -44,7 +43,6 @@ DeviceCheck::DeviceCheck(StringRef Name, ClangTidyContext *Context)
           "VisitsPerBlockLimit", AnalysisOptions().MaxVisitsPerBlock)) {}
 
 void DeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "StrictMode", StrictMode);
   Options.store(Opts, "HostSinkFunctions", HostSinkFunctions);
   Options.store(Opts, "SourceFunctions", SourceFunctions);
   Options.store(Opts, "SanitizerFunctions", SanitizerFunctions);

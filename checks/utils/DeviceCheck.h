@@ -38,7 +38,6 @@ protected:
   void addProvenanceNotes(const Step *Why, SourceLocation At,
                           const SourceManager &SM);
 
-  const bool StrictMode;
 
 private:
   const DeviceModel *Model = nullptr;

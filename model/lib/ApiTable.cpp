@@ -42,7 +42,7 @@ llvm::StringRef ApiTable::matchName(ApiMatch M) {
   static const char *const Names[] = {
       "Function", "Method",    "TensorMethod", "MethodName",
       "Class",    "ClassName", "Suffix",       "Substring",
-      "Namespace", "Enumerator", "DeviceString"};
+      "Namespace", "Enumerator", "DeviceString", "Parameter"};
   return Names[static_cast<unsigned>(M)];
 }
 
@@ -51,7 +51,7 @@ void ApiTable::add(ApiMatch M, llvm::StringRef Name, ApiRole R) {
     Patterns.push_back({M, Name.str(), R});
     return;
   }
-  Exact[static_cast<unsigned>(M)][Name] |= bit(R);
+  Exact[static_cast<unsigned>(M)][Name].set(static_cast<unsigned>(R));
 }
 
 void ApiTable::addFunctions(llvm::StringRef List, ApiRole R) {
@@ -83,7 +83,7 @@ bool ApiTable::inNamespace(llvm::StringRef QualifiedName, ApiRole R) const {
 
 bool ApiTable::startsWith(ApiMatch M, llvm::StringRef Text, ApiRole R) const {
   for (const auto &Row : Exact[static_cast<unsigned>(M)])
-    if ((Row.second & bit(R)) && Text.starts_with(Row.getKey()))
+    if (Row.second.test(static_cast<unsigned>(R)) && Text.starts_with(Row.getKey()))
       return true;
   return false;
 }

@@ -11,6 +11,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include <bitset>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,8 +23,8 @@ enum class ApiRole : uint8_t {
 #include "devplace/model/TorchApi.def"
   NumRoles
 };
-static_assert(static_cast<unsigned>(ApiRole::NumRoles) <= 64,
-              "roles are kept in a 64-bit set");
+/// The roles of one name.
+using ApiRoles = std::bitset<static_cast<unsigned>(ApiRole::NumRoles)>;
 
 /// How a row's name is compared (see TorchApi.def).
 enum class ApiMatch : uint8_t {
@@ -38,6 +39,7 @@ enum class ApiMatch : uint8_t {
   Namespace,
   Enumerator,
   DeviceString,
+  Parameter,
   NumMatches
 };
 
@@ -65,7 +67,7 @@ public:
   bool is(ApiMatch M, llvm::StringRef Name, ApiRole R) const {
     const auto &Map = Exact[static_cast<unsigned>(M)];
     auto It = Map.find(Name);
-    return It != Map.end() && (It->second & bit(R));
+    return It != Map.end() && It->second.test(static_cast<unsigned>(R));
   }
   /// A callee by qualified name: a Function or Method row, or a Namespace,
   /// Suffix or Substring row that matches it.
@@ -88,9 +90,8 @@ public:
   bool startsWith(ApiMatch M, llvm::StringRef Text, ApiRole R) const;
 
 private:
-  static uint64_t bit(ApiRole R) { return uint64_t(1) << static_cast<unsigned>(R); }
   bool patterns(ApiMatch M, llvm::StringRef Name, ApiRole R) const;
-  llvm::StringMap<uint64_t> Exact[static_cast<unsigned>(ApiMatch::NumMatches)];
+  llvm::StringMap<ApiRoles> Exact[static_cast<unsigned>(ApiMatch::NumMatches)];
   /// Suffix and Substring rows, tried one by one (a handful).
   struct Pattern {
     ApiMatch Match;

@@ -1,0 +1,70 @@
+// devplace-async-host-copy: a device tensor copied to the host with
+// non_blocking=true and read before anything waits for the copy.
+// RUN: %tidy_load --checks='-*,devplace-async-host-copy' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-async-host-copy' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
+#include <iostream>
+
+void consume(const torch::Tensor &t);
+
+float read_at_once(torch::Tensor x) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to a CUDA device here
+  return h.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
+}
+
+double reduced_on_the_spot(torch::Tensor x, bool use_gpu) {
+  torch::Device device = use_gpu ? torch::kCUDA : torch::kCPU;
+  auto d = x.to(device);
+  return d.to(torch::kCPU, true).mean().item<double>();
+  // CHECK: :[[@LINE-1]]:12: warning: 'd' may be on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-4]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE-4]]:14: note: 'd' is moved to 'device' here
+  // CHECK: :[[@LINE-4]]:34: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
+}
+
+void printed_after_assignment(torch::Tensor x) {
+  torch::Tensor h;
+  auto d = x.cuda();
+  h = d.to(torch::kCPU, true);
+  // CHECK: :[[@LINE-1]]:9: warning: 'd' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to a CUDA device here
+  std::cout << h << "\n";
+  // CHECK: :[[@LINE-1]]:16: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
+}
+
+// The twins: each stays silent.
+
+float synchronised_first(torch::Tensor x) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  torch::cuda::synchronize();
+  return h.data_ptr<float>()[0];
+}
+
+float blocking_copy(torch::Tensor x) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU);
+  auto g = d.to(torch::kCPU, /*non_blocking=*/false);
+  return h.data_ptr<float>()[0] + g.data_ptr<float>()[0];
+}
+
+float host_source(torch::Tensor x) {
+  auto h = torch::ones({2}).to(torch::kCPU, true);
+  return h.data_ptr<float>()[0];
+}
+
+void passed_on(torch::Tensor x) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU, true);
+  consume(h); // what the callee does first is not followed
+  std::cout << h.numel() << "\n";
+}
+
+float to_the_device(torch::Tensor x) {
+  auto d = x.to(torch::kCUDA, /*non_blocking=*/true);
+  return d.sum().item<float>();
+}
