@@ -14,7 +14,11 @@ Each command runs --repeat times, interleaved; the table reports the median
 CPU time (user + system, from wait4's rusage: steadier than wall time on a
 shared 2-core machine), peak resident memory, and the ratios.
 
-Usage: bench/run.py [--build build] [--repeat 5] [--only NAME ...] [--markdown]
+With --baseline OTHER_BUILD, a second devplace (another commit's build, for
+a change that must not cost more) runs interleaved in the same loop, and its
+ratio is reported beside this build's.
+
+Usage: bench/run.py [--build build] [--baseline DIR] [--repeat 5] [--only NAME ...] [--markdown]
 """
 import argparse
 import os
@@ -101,11 +105,15 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--baseline", help="another build directory whose devplace runs interleaved")
     args = ap.parse_args()
 
     devplace = os.path.join(args.build, "tool", "devplace")
     if not os.path.exists(devplace):
         sys.exit(f"bench: {devplace} is not built; run scripts/setup.sh first")
+    baseline = os.path.join(args.baseline, "tool", "devplace") if args.baseline else None
+    if baseline and not os.path.exists(baseline):
+        sys.exit(f"bench: {baseline} is not built")
     tmp = tempfile.mkdtemp(prefix="devplace-bench-")
     files = {}
     for name, text in (("big-fn", big_function(5000)), ("many-fns", many_functions(2000)),
@@ -123,10 +131,13 @@ def main():
         path, flags = files[name]
         compiler = ["clang++-19", "-fsyntax-only", *flags, path]
         tool = [devplace, "--quiet", path, "--", *flags]
-        times = {"clang": [], "devplace": []}
-        mem = {"clang": 0.0, "devplace": 0.0}
+        commands = [("clang", compiler), ("devplace", tool)]
+        if baseline:
+            commands.append(("baseline", [baseline, "--quiet", path, "--", *flags]))
+        times = {key: [] for key, _ in commands}
+        mem = {key: 0.0 for key, _ in commands}
         for _ in range(args.repeat):
-            for key, cmd in (("clang", compiler), ("devplace", tool)):
+            for key, cmd in commands:
                 t, m, rc = measure(cmd)
                 if rc not in (0, 1):
                     sys.exit(f"bench: {' '.join(cmd)} exited with {rc}")
@@ -137,6 +148,10 @@ def main():
         print(f"{name}: CPU clang {tc:.2f}s, devplace {td:.2f}s, ratio {td / tc:.2f}; "
               f"peak memory {mem['clang']:.0f} MiB vs {mem['devplace']:.0f} MiB ({mem['devplace'] / mem['clang']:.2f})",
               file=sys.stderr)
+        if baseline:
+            tb = statistics.median(times["baseline"])
+            print(f"{name}: baseline devplace {tb:.2f}s, ratio {tb / tc:.2f}; this build / baseline "
+                  f"{td / tb:.3f}; peak memory {mem['baseline']:.0f} MiB", file=sys.stderr)
 
     if args.markdown:
         print("| workload | clang++-19 -fsyntax-only (CPU) | devplace (CPU) | time ratio | peak memory (clang / devplace) | memory ratio |")

@@ -20,13 +20,9 @@ namespace clang::tidy::devplace {
 
 namespace {
 
-llvm::StringRef methodName(const CXXMemberCallExpr *MC) {
-  const auto *MD = MC->getMethodDecl();
-  return MD && MD->getIdentifier() ? MD->getName() : "";
-}
-
 /// The copy is made with a non_blocking argument that is true.
-bool nonBlocking(const CXXMemberCallExpr *MC, const ApiTable &Api, ASTContext &Ctx) {
+bool nonBlocking(const CXXMemberCallExpr *MC, const ApiTable &Api,
+                 ASTContext &Ctx) {
   const CXXMethodDecl *MD = MC->getMethodDecl();
   if (!MD)
     return false;
@@ -87,7 +83,8 @@ const Expr *unsynchronisedRead(const FunctionDecl *FD, const Expr *Copy,
     Host = dyn_cast<VarDecl>(DS->getSingleDecl());
   else if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(P);
            OC && OC->getOperator() == OO_Equal && OC->getArg(1) == Cur)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
       Host = dyn_cast<VarDecl>(DRE->getDecl());
   if (!Host)
     return nullptr;

@@ -1,8 +1,8 @@
 //===--- DanglingHostCopyCheck.cpp - devplace-dangling-host-copy ----------===//
 
 #include "DanglingHostCopyCheck.h"
-#include "utils/MainFileDecls.h"
 #include "utils/FixIts.h"
+#include "utils/MainFileDecls.h"
 #include "utils/ModelNames.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -32,7 +32,8 @@ bool isNonOwningView(QualType T) {
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
   if (!RD)
     return false;
-  return ApiTable::builtin().classNamed(qualifiedName(RD), ApiRole::NonOwningView) ||
+  return ApiTable::builtin().classNamed(qualifiedName(RD),
+                                        ApiRole::NonOwningView) ||
          isTensorType(T); // torch::from_blob(ptr, …) wraps without owning
 }
 

@@ -81,7 +81,8 @@ bool readsOnly(const ApiTable &Api, StringRef Callee, unsigned ArgIndex,
 
 /// True when every use of \p E (a pointer into tensor memory, or an accessor)
 /// only reads through it: fix-its that redirect it to a host copy are safe.
-bool usedForReadingOnly(const Expr *E, const ParentMap &PM, const ApiTable &Api) {
+bool usedForReadingOnly(const Expr *E, const ParentMap &PM,
+                        const ApiTable &Api) {
   const Expr *Cur = E;
   while (true) {
     const Stmt *P = PM.getParent(Cur);
@@ -172,7 +173,8 @@ struct HostSinkCheck::FunctionIndex {
   const ParentMap &Parents;
   const ApiTable &Api;
 
-  FunctionIndex(const FunctionDecl *FD, const FunctionFacts &R, const ApiTable &Api)
+  FunctionIndex(const FunctionDecl *FD, const FunctionFacts &R,
+                const ApiTable &Api)
       : ParentsOwner(R.Parents), Parents(*ParentsOwner), Api(Api) {
     struct Walker : RecursiveASTVisitor<Walker> {
       FunctionIndex *Out;
@@ -332,7 +334,8 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       Receiver = DirectDataPtr->getImplicitObjectArgument();
       InsertBefore = enclosingBlockStatement(A.Sink, PM);
       const ApiTable &Api = model().api();
-      Safe = A.K != HostAccess::Write && usedForReadingOnly(DirectDataPtr, PM, Api) &&
+      Safe = A.K != HostAccess::Write &&
+             usedForReadingOnly(DirectDataPtr, PM, Api) &&
              (A.K != HostAccess::Construct || readsOnly(Api, A.Callee, 0, 1));
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(stripAll(A.Operand))) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());

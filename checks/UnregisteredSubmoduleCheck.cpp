@@ -27,7 +27,8 @@ bool isRegisterCall(const CallExpr *CE) {
   const auto *FD = CE->getDirectCallee();
   if (!FD || !FD->getIdentifier())
     return false;
-  return ApiTable::builtin().methodName(FD->getName(), ApiRole::ModuleRegistration);
+  return ApiTable::builtin().methodName(FD->getName(),
+                                        ApiRole::ModuleRegistration);
 }
 
 /// `this->f` or `f` inside a member function: the field, if any.
@@ -116,7 +117,8 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   for (const CXXRecordDecl *RD : mainFileClasses(Ctx))
     if (!RD->isInvalidDecl() && isNNModuleClass(RD) &&
-        !ApiTable::builtin().is(ApiMatch::Class, qualifiedName(RD), ApiRole::ModuleBase))
+        !ApiTable::builtin().is(ApiMatch::Class, qualifiedName(RD),
+                                ApiRole::ModuleBase))
       checkClass(RD, Ctx);
 }
 

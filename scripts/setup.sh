@@ -14,12 +14,13 @@ packages=(cmake ninja-build python3 clang-19 clang-tidy-19 llvm-19-dev
 tests=0
 [[ "${1:-}" == "--tests" ]] && tests=1
 if ((tests)); then
-  # GoogleTest for the runtime's unit tests, gnuplot for the curves, a
+  # GoogleTest for the runtime's and the model's unit tests, clang-format
+  # for the format check, gnuplot for the curves, a
   # clang-tidy of another version to test that the plugin refuses it,
   # clang's sanitizer runtimes, git, pre-commit and Neovim for the recipes,
   # and Node.js for the SARIF validator and the
   # Language Server Protocol test.
-  packages+=(libgtest-dev clang-tidy-14 gnuplot-nox libclang-rt-19-dev git pre-commit neovim)
+  packages+=(libgtest-dev clang-format-19 clang-tidy-14 gnuplot-nox libclang-rt-19-dev git pre-commit neovim)
   command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 

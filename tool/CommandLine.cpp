@@ -47,35 +47,36 @@ cl::opt<std::string>
                  cl::desc("Regex of headers whose diagnostics are shown."),
                  cl::init(""), cl::cat(DevplaceCategory));
 cl::opt<bool> SystemHeaders("system-headers",
-                                   cl::desc("Show diagnostics in system headers."),
-                                   cl::init(false), cl::cat(DevplaceCategory));
+                            cl::desc("Show diagnostics in system headers."),
+                            cl::init(false), cl::cat(DevplaceCategory));
 cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes."),
-                         cl::init(false), cl::cat(DevplaceCategory));
+                  cl::init(false), cl::cat(DevplaceCategory));
 cl::opt<std::string> ExportFixes(
     "export-fixes",
     cl::desc("Write the suggested fixes to this YAML file (clang-apply-"
              "replacements format)."),
     cl::value_desc("filename"), cl::cat(DevplaceCategory));
 cl::opt<bool> ListChecks("list-checks",
-                                cl::desc("List the enabled checks and exit."),
-                                cl::init(false), cl::cat(DevplaceCategory));
-cl::opt<bool> ListApi("list-api",
-                      cl::desc("Print the table of library names devplace knows, by "
-                               "role (Markdown), and exit."),
-                      cl::init(false), cl::cat(DevplaceCategory));
+                         cl::desc("List the enabled checks and exit."),
+                         cl::init(false), cl::cat(DevplaceCategory));
+cl::opt<bool>
+    ListApi("list-api",
+            cl::desc("Print the table of library names devplace knows, by "
+                     "role (Markdown), and exit."),
+            cl::init(false), cl::cat(DevplaceCategory));
 cl::opt<bool> DumpConfig("dump-config",
-                                cl::desc("Print the effective configuration."),
-                                cl::init(false), cl::cat(DevplaceCategory));
+                         cl::desc("Print the effective configuration."),
+                         cl::init(false), cl::cat(DevplaceCategory));
 cl::opt<bool> Quiet("quiet",
-                           cl::desc("Print neither progress nor the summary line."),
-                           cl::init(false), cl::cat(DevplaceCategory));
+                    cl::desc("Print neither progress nor the summary line."),
+                    cl::init(false), cl::cat(DevplaceCategory));
 cl::opt<bool> Stats("analysis-stats",
-                           cl::desc("Print the analysis' work: functions, CFG blocks, "
-                                    "block visits."),
-                           cl::init(false), cl::cat(DevplaceCategory));
+                    cl::desc("Print the analysis' work: functions, CFG blocks, "
+                             "block visits."),
+                    cl::init(false), cl::cat(DevplaceCategory));
 cl::list<std::string> SourcePaths(cl::Positional,
-                                         cl::desc("[<file or glob> ...]"),
-                                         cl::cat(DevplaceCategory));
+                                  cl::desc("[<file or glob> ...]"),
+                                  cl::cat(DevplaceCategory));
 cl::opt<std::string>
     BuildPath("p", cl::desc("Build directory holding compile_commands.json."),
               cl::value_desc("build-dir"), cl::cat(DevplaceCategory));
@@ -83,23 +84,27 @@ cl::list<std::string>
     Exclude("exclude", cl::desc("Skip database files matching this glob."),
             cl::value_desc("glob"), cl::cat(DevplaceCategory));
 cl::opt<unsigned>
-    Jobs("j", cl::desc("Files analysed in parallel (default: the number of cores)."), cl::Prefix,
-         cl::init(0), cl::cat(DevplaceCategory));
+    Jobs("j",
+         cl::desc("Files analysed in parallel (default: the number of cores)."),
+         cl::Prefix, cl::init(0), cl::cat(DevplaceCategory));
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Report format."), cl::init(OutputFormat::Text),
-    cl::values(clEnumValN(OutputFormat::Text, "text", "clang-tidy's diagnostics"),
+    cl::values(clEnumValN(OutputFormat::Text, "text",
+                          "clang-tidy's diagnostics"),
                clEnumValN(OutputFormat::Sarif, "sarif", "SARIF 2.1.0"),
                clEnumValN(OutputFormat::Json, "json", "devplace's JSON")),
     cl::cat(DevplaceCategory));
 cl::opt<std::string>
-    Output("output", cl::desc("Write the report to this file instead of stdout."),
+    Output("output",
+           cl::desc("Write the report to this file instead of stdout."),
            cl::value_desc("file"), cl::cat(DevplaceCategory));
 cl::opt<std::string> BaselineFile(
     "baseline", cl::desc("Report only findings that are not in this baseline."),
     cl::value_desc("file"), cl::cat(DevplaceCategory));
-cl::opt<std::string> WriteBaseline(
-    "write-baseline", cl::desc("Record this run's findings as the baseline."),
-    cl::value_desc("file"), cl::cat(DevplaceCategory));
+cl::opt<std::string>
+    WriteBaseline("write-baseline",
+                  cl::desc("Record this run's findings as the baseline."),
+                  cl::value_desc("file"), cl::cat(DevplaceCategory));
 cl::opt<std::string> DocUrl(
     "doc-url",
     cl::desc("Base URL of the check pages for SARIF help links (default: the\n"
@@ -108,17 +113,19 @@ cl::opt<std::string> DocUrl(
 
 /// Parses a configuration; on failure `Problem` is one line: where and why
 /// (the YAML parser's own multi-line report is not printed).
-static llvm::ErrorOr<ClangTidyOptions> parseQuietly(StringRef Text, StringRef Source,
-                                                    std::string &Problem) {
+static llvm::ErrorOr<ClangTidyOptions>
+parseQuietly(StringRef Text, StringRef Source, std::string &Problem) {
   std::string Where;
   auto Parsed = parseConfigurationWithDiags(
       MemoryBufferRef(Text, Source), [&](const SMDiagnostic &D) {
         if (Where.empty())
-          Where = formatv(" (line {0}: {1})", D.getLineNo(), D.getMessage()).str();
+          Where =
+              formatv(" (line {0}: {1})", D.getLineNo(), D.getMessage()).str();
       });
   if (!Parsed)
-    Problem = ("invalid configuration in " + Source + ": " + Parsed.getError().message() +
-               Where).str();
+    Problem = ("invalid configuration in " + Source + ": " +
+               Parsed.getError().message() + Where)
+                  .str();
   return Parsed;
 }
 
@@ -133,7 +140,8 @@ makeOptionsProvider(std::string &Error) {
   DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
   // A CI step says when a bound cut an analysis short (the checks' own
   // default, for the plugin and clangd, is to stay quiet).
-  DefaultOptions.CheckOptions["ReportAnalysisLimits"] = ClangTidyOptions::ClangTidyValue("true");
+  DefaultOptions.CheckOptions["ReportAnalysisLimits"] =
+      ClangTidyOptions::ClangTidyValue("true");
 
   ClangTidyOptions OverrideOptions;
   if (Checks.getNumOccurrences())
@@ -143,14 +151,15 @@ makeOptionsProvider(std::string &Error) {
   if (SystemHeaders.getNumOccurrences())
     OverrideOptions.SystemHeaders = SystemHeaders;
 
-  auto FromText = [&](StringRef Text, StringRef Source)
-      -> std::unique_ptr<ClangTidyOptionsProvider> {
+  auto FromText =
+      [&](StringRef Text,
+          StringRef Source) -> std::unique_ptr<ClangTidyOptionsProvider> {
     auto Parsed = parseQuietly(Text, Source, Error);
     if (!Parsed)
       return nullptr;
     return std::make_unique<ConfigOptionsProvider>(
-        std::move(GlobalOptions), std::move(DefaultOptions),
-        std::move(*Parsed), std::move(OverrideOptions));
+        std::move(GlobalOptions), std::move(DefaultOptions), std::move(*Parsed),
+        std::move(OverrideOptions));
   };
   if (!Config.empty() && !ConfigFile.empty()) {
     Error = "--config and --config-file are mutually exclusive";
@@ -173,7 +182,7 @@ makeOptionsProvider(std::string &Error) {
 }
 
 std::string invalidConfigurationFor(StringRef File,
-                                           std::map<std::string, std::string> &Seen) {
+                                    std::map<std::string, std::string> &Seen) {
   if (!Config.empty() || !ConfigFile.empty())
     return "";
   SmallString<256> Dir(sys::path::parent_path(File));
@@ -187,8 +196,10 @@ std::string invalidConfigurationFor(StringRef File,
       if (sys::fs::exists(Candidate)) {
         auto Text = MemoryBuffer::getFile(Candidate);
         if (!Text) {
-          Problem = "cannot read '" + std::string(Candidate) + "': " + Text.getError().message();
-        } else if (auto Parsed = parseQuietly((*Text)->getBuffer(), Candidate, Problem);
+          Problem = "cannot read '" + std::string(Candidate) +
+                    "': " + Text.getError().message();
+        } else if (auto Parsed =
+                       parseQuietly((*Text)->getBuffer(), Candidate, Problem);
                    !Parsed) {
           // Problem says where and why.
         } else {

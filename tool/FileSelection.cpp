@@ -12,7 +12,9 @@ using namespace llvm;
 
 namespace devplace_tool {
 
-bool isGlob(StringRef Arg) { return Arg.find_first_of("*?[") != StringRef::npos; }
+bool isGlob(StringRef Arg) {
+  return Arg.find_first_of("*?[") != StringRef::npos;
+}
 
 std::string currentDirectory() {
   SmallString<256> CWD;
@@ -60,7 +62,8 @@ selectFiles(const tooling::CompilationDatabase &DB, bool FromDatabase,
     }
     std::string Abs = absolutePath(Arg, "");
     if (FromDatabase && !Listed.count(Abs)) {
-      Error = "'" + Arg + "' is not in the compilation database; add it to the "
+      Error = "'" + Arg +
+              "' is not in the compilation database; add it to the "
               "build, or give its flags after --";
       return std::nullopt;
     }
@@ -69,8 +72,8 @@ selectFiles(const tooling::CompilationDatabase &DB, bool FromDatabase,
   }
   if (FromDatabase && (Include.size() || SourcePaths.empty()))
     for (const std::string &Abs : Listed) {
-      if ((SourcePaths.empty() || Matches(Include, Abs)) && !Matches(Skip, Abs) &&
-          Seen.insert(Abs).second)
+      if ((SourcePaths.empty() || Matches(Include, Abs)) &&
+          !Matches(Skip, Abs) && Seen.insert(Abs).second)
         Files.push_back(Abs);
     }
   return Files;
@@ -80,7 +83,8 @@ std::unique_ptr<tooling::CompilationDatabase>
 openCompilationDatabase(std::string &Error) {
   std::string Ignored;
   if (!BuildPath.empty()) {
-    if (auto DB = tooling::CompilationDatabase::loadFromDirectory(BuildPath, Ignored))
+    if (auto DB =
+            tooling::CompilationDatabase::loadFromDirectory(BuildPath, Ignored))
       return DB;
     Error = "no compile_commands.json in '" + BuildPath +
             "' (give the build directory that holds it)";

@@ -332,9 +332,10 @@ void writeApiTable(raw_ostream &OS) {
     for (const ApiRow &Row : ApiTable::builtinRows())
       if (Row.Role == Role)
         Names += (Names.empty() ? "" : ", ") +
-                 ("`" + Row.Name + "` (" + ApiTable::matchName(Row.Match) + ")").str();
-    OS << "| " << ApiTable::roleName(Role) << " | " << ApiTable::roleDoc(Role) << " | "
-       << (Names.empty() ? "(options only)" : Names) << " |\n";
+                 ("`" + Row.Name + "` (" + ApiTable::matchName(Row.Match) + ")")
+                     .str();
+    OS << "| " << ApiTable::roleName(Role) << " | " << ApiTable::roleDoc(Role)
+       << " | " << (Names.empty() ? "(options only)" : Names) << " |\n";
   }
 }
 

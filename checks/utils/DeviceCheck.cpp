@@ -38,7 +38,8 @@ DeviceCheck::DeviceCheck(StringRef Name, ClangTidyContext *Context)
       SourceFunctions(Options.getLocalOrGlobal("SourceFunctions", "")),
       SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")),
       AnalyzeHeaders(Options.getLocalOrGlobal("AnalyzeHeaders", false)),
-      ReportAnalysisLimits(Options.getLocalOrGlobal("ReportAnalysisLimits", false)),
+      ReportAnalysisLimits(
+          Options.getLocalOrGlobal("ReportAnalysisLimits", false)),
       VisitsPerBlockLimit(Options.getLocalOrGlobal(
           "VisitsPerBlockLimit", AnalysisOptions().MaxVisitsPerBlock)) {}
 

@@ -8,8 +8,8 @@
 #ifndef DEVPLACE_UTILS_DEVICECHECK_H
 #define DEVPLACE_UTILS_DEVICECHECK_H
 
-#include "utils/ModelNames.h"
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/ModelNames.h"
 
 namespace clang::tidy::devplace {
 
@@ -37,7 +37,6 @@ protected:
   /// Adds the "where it came from" notes of \p Why, source first.
   void addProvenanceNotes(const Step *Why, SourceLocation At,
                           const SourceManager &SM);
-
 
 private:
   const DeviceModel *Model = nullptr;

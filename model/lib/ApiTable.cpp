@@ -40,8 +40,8 @@ llvm::StringRef ApiTable::roleDoc(ApiRole R) {
 
 llvm::StringRef ApiTable::matchName(ApiMatch M) {
   static const char *const Names[] = {
-      "Function", "Method",    "TensorMethod", "MethodName",
-      "Class",    "ClassName", "Suffix",       "Substring",
+      "Function",  "Method",     "TensorMethod", "MethodName",
+      "Class",     "ClassName",  "Suffix",       "Substring",
       "Namespace", "Enumerator", "DeviceString", "Parameter"};
   return Names[static_cast<unsigned>(M)];
 }
@@ -70,7 +70,8 @@ void ApiTable::addFunctions(llvm::StringRef List, ApiRole R) {
 bool ApiTable::patterns(ApiMatch M, llvm::StringRef Name, ApiRole R) const {
   for (const Pattern &P : Patterns)
     if (P.Match == M && P.Role == R &&
-        (M == ApiMatch::Suffix ? Name.ends_with(P.Name) : Name.contains(P.Name)))
+        (M == ApiMatch::Suffix ? Name.ends_with(P.Name)
+                               : Name.contains(P.Name)))
       return true;
   return false;
 }
@@ -83,14 +84,16 @@ bool ApiTable::inNamespace(llvm::StringRef QualifiedName, ApiRole R) const {
 
 bool ApiTable::startsWith(ApiMatch M, llvm::StringRef Text, ApiRole R) const {
   for (const auto &Row : Exact[static_cast<unsigned>(M)])
-    if (Row.second.test(static_cast<unsigned>(R)) && Text.starts_with(Row.getKey()))
+    if (Row.second.test(static_cast<unsigned>(R)) &&
+        Text.starts_with(Row.getKey()))
       return true;
   return false;
 }
 
 bool ApiTable::callee(llvm::StringRef QualifiedName, ApiRole R) const {
   return is(ApiMatch::Function, QualifiedName, R) ||
-         is(ApiMatch::Method, QualifiedName, R) || inNamespace(QualifiedName, R) ||
+         is(ApiMatch::Method, QualifiedName, R) ||
+         inNamespace(QualifiedName, R) ||
          patterns(ApiMatch::Suffix, QualifiedName, R) ||
          patterns(ApiMatch::Substring, QualifiedName, R);
 }

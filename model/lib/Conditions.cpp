@@ -125,9 +125,7 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
     Subject = stripValue(Subject);
     // t.device().is_cuda() and t.device().type() are about t.
     while (const auto *MC = dyn_cast<CXXMemberCallExpr>(Subject)) {
-      const auto *MD = MC->getMethodDecl();
-      if (!MD || !MD->getIdentifier() ||
-          !Api.methodName(MD->getName(), ApiRole::DeviceOf))
+      if (!Api.methodName(methodName(MC), ApiRole::DeviceOf))
         break;
       Subject = stripValue(MC->getImplicitObjectArgument());
     }
@@ -141,9 +139,9 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
     return B;
   };
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
-    const auto *MD = MC->getMethodDecl();
-    llvm::StringRef N = MD && MD->getIdentifier() ? MD->getName() : "";
-    DeviceCarrier ObjC = classifyType(MC->getImplicitObjectArgument()->getType());
+    llvm::StringRef N = methodName(MC);
+    DeviceCarrier ObjC =
+        classifyType(MC->getImplicitObjectArgument()->getType());
     bool DeviceTest = Api.methodName(N, ApiRole::IsDeviceTest);
     if ((DeviceTest || Api.methodName(N, ApiRole::IsHostTest)) &&
         (ObjC == DeviceCarrier::Tensor || ObjC == DeviceCarrier::Device))
@@ -168,9 +166,10 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
     auto IsConstant = [&](const Expr *E, bool &OnDevice) {
       Fact F = eval(E);
       const Expr *S = stripValue(E);
-      bool Literal = isa<DeclRefExpr>(S) &&
-                     (isa<EnumConstantDecl>(cast<DeclRefExpr>(S)->getDecl()) ||
-                      cast<DeclRefExpr>(S)->getDecl()->getType().isConstQualified());
+      bool Literal =
+          isa<DeclRefExpr>(S) &&
+          (isa<EnumConstantDecl>(cast<DeclRefExpr>(S)->getDecl()) ||
+           cast<DeclRefExpr>(S)->getDecl()->getType().isConstQualified());
       if (!Literal && !isa<CXXConstructExpr>(S))
         return false;
       if (F.Unknown || F.Params || (F.Host && F.Dev) || (!F.Host && !F.Dev))

@@ -25,7 +25,9 @@ public:
   int atomFor(const void *Key, llvm::function_ref<std::string()> Text);
   /// "'use_gpu' is true and 'cuda' is false": the atoms that \p M fixes.
   std::string describe(Mask M) const;
-  const llvm::SmallVector<std::string, MaxAtoms> &texts() const { return Texts; }
+  const llvm::SmallVector<std::string, MaxAtoms> &texts() const {
+    return Texts;
+  }
 
 private:
   llvm::SmallVector<const void *, MaxAtoms> Keys;

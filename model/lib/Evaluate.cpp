@@ -12,16 +12,6 @@
 
 namespace clang::devplace {
 
-namespace {
-llvm::StringRef methodName(const CXXMemberCallExpr *MC) {
-  if (const auto *MD = MC->getMethodDecl())
-    if (MD->getIdentifier())
-      return MD->getName();
-  return "";
-}
-const Expr *strip(const Expr *E) { return stripValue(E); }
-} // namespace
-
 //--- helpers ---------------------------------------------------------------
 
 bool FunctionAnalyzer::isTupleLike(QualType T) const {
@@ -31,15 +21,16 @@ bool FunctionAnalyzer::isTupleLike(QualType T) const {
 
 const Step *FunctionAnalyzer::makeStep(Step::Kind K, SourceLocation Loc,
                                        llvm::StringRef Subject,
-                                       llvm::StringRef Detail, const Step *Prev) {
+                                       llvm::StringRef Detail,
+                                       const Step *Prev) {
   // A constant whose only role is to feed a step on the same line (the
   // kCUDA in `x.to(torch::kCUDA)`) adds nothing to the story.
   if (Prev && Prev->K == Step::DeviceConstant && Prev->Subject.empty() &&
       Prev->When.empty() && sameLine(Prev->Loc, Loc))
     Prev = Prev->Prev;
   return new (Model.arena().Allocate<Step>())
-      Step{K, Loc, Model.save(Subject), Model.save(Detail), whenText(), Prev,
-           Prev ? Prev->Depth + 1 : 0};
+      Step{K,          Loc,  Model.save(Subject),       Model.save(Detail),
+           whenText(), Prev, Prev ? Prev->Depth + 1 : 0};
 }
 
 bool FunctionAnalyzer::sameLine(SourceLocation A, SourceLocation B) const {
@@ -58,7 +49,7 @@ llvm::StringRef FunctionAnalyzer::whenText() {
 }
 
 const ValueDecl *FunctionAnalyzer::keyOf(const Expr *E) const {
-  E = strip(E);
+  E = stripValue(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (isa<VarDecl>(DRE->getDecl()))
       return canonical(DRE->getDecl());
@@ -70,7 +61,7 @@ const ValueDecl *FunctionAnalyzer::keyOf(const Expr *E) const {
 }
 
 const ValueDecl *FunctionAnalyzer::containerOf(const Expr *E) const {
-  E = strip(E);
+  E = stripValue(E);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
     if (OC->getOperator() == OO_Subscript)
       return keyOf(OC->getArg(0));
@@ -99,13 +90,13 @@ Fact FunctionAnalyzer::lookup(const ValueDecl *Key, const Expr *Use) {
 }
 
 const ValueDecl *FunctionAnalyzer::moduleKeyOf(const Expr *Obj) {
-  Obj = strip(Obj);
+  Obj = stripValue(Obj);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Obj);
       OC && (OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star))
-    Obj = strip(OC->getArg(0));
+    Obj = stripValue(OC->getArg(0));
   else if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
            UO && UO->getOpcode() == UO_Deref)
-    Obj = strip(UO->getSubExpr());
+    Obj = stripValue(UO->getSubExpr());
   if (classifyType(Obj->getType()) != DeviceCarrier::Module)
     return nullptr;
   return keyOf(Obj);
@@ -113,15 +104,16 @@ const ValueDecl *FunctionAnalyzer::moduleKeyOf(const Expr *Obj) {
 
 const ValueDecl *FunctionAnalyzer::moduleRootOf(const Expr *Base) {
   for (unsigned Depth = 0; Base && Depth < 8; ++Depth) {
-    Base = strip(Base);
+    Base = stripValue(Base);
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Base);
         OC && OC->getOperator() == OO_Arrow)
       Base = OC->getArg(0);
     else if (const auto *ME = dyn_cast<MemberExpr>(Base))
       Base = ME->getBase();
     else if (isa<DeclRefExpr>(Base))
-      return classifyType(Base->getType()) == DeviceCarrier::Module ? keyOf(Base)
-                                                                    : nullptr;
+      return classifyType(Base->getType()) == DeviceCarrier::Module
+                 ? keyOf(Base)
+                 : nullptr;
     else
       return nullptr;
   }
@@ -167,7 +159,7 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
   if (const auto *BTE = dyn_cast<CXXBindTemporaryExpr>(E))
     return eval(BTE->getSubExpr());
   if (const auto *DAE = dyn_cast<CXXDefaultArgExpr>(E))
-    return isa<CXXConstructExpr, InitListExpr>(strip(DAE->getExpr()))
+    return isa<CXXConstructExpr, InitListExpr>(stripValue(DAE->getExpr()))
                ? Fact{}
                : eval(DAE->getExpr());
 
@@ -178,8 +170,8 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
                   qualifiedName(cast<NamedDecl>(EC->getDeclContext())),
                   ApiRole::DeviceTypeEnum))
         return Fact{};
-      return evalDeviceConstant(
-          E, !Api.is(ApiMatch::Enumerator, EC->getName(), ApiRole::HostDeviceType));
+      return evalDeviceConstant(E, !Api.is(ApiMatch::Enumerator, EC->getName(),
+                                           ApiRole::HostDeviceType));
     }
     if (const auto *BD = dyn_cast<BindingDecl>(D))
       return lookup(BD, E);
@@ -271,7 +263,9 @@ Fact FunctionAnalyzer::evalMember(const MemberExpr *ME) {
       return *F;
   // batch.data and batch.target of a data loader's example are host
   // tensors: datasets build them on the CPU.
-  if (const auto *RD = ME->getBase()->getType()->getPointeeOrArrayElementType()
+  if (const auto *RD = ME->getBase()
+                           ->getType()
+                           ->getPointeeOrArrayElementType()
                            ->getAsCXXRecordDecl();
       RD && C == DeviceCarrier::Tensor &&
       Api.is(ApiMatch::Class, qualifiedName(RD), ApiRole::HostBatchClass))
@@ -327,20 +321,20 @@ Fact FunctionAnalyzer::evalConstruct(const CXXConstructExpr *CE) {
     return Fact{};
   if (C == DeviceCarrier::Device && CE->getNumArgs() >= 1) {
     // Device("cuda:0") and Device(std::string) parse a device string.
-    const Expr *Arg = strip(CE->getArg(0));
+    const Expr *Arg = stripValue(CE->getArg(0));
     if (classifyType(Arg->getType()) == DeviceCarrier::None) {
       const StringLiteral *Lit = nullptr;
       if (const auto *Inner = dyn_cast<CXXConstructExpr>(Arg);
           Inner && Inner->getNumArgs() >= 1)
-        Lit = dyn_cast<StringLiteral>(strip(Inner->getArg(0)));
+        Lit = dyn_cast<StringLiteral>(stripValue(Inner->getArg(0)));
       if (!Lit)
         Lit = dyn_cast<StringLiteral>(Arg);
       if (Lit) {
         if (Api.startsWith(ApiMatch::DeviceString, Lit->getString(),
                            ApiRole::HostDeviceString))
           return Fact::host();
-        return Fact::device(makeStep(Step::DeviceConstant, CE->getExprLoc(),
-                                     "", "\"" + Lit->getString().str() + "\"",
+        return Fact::device(makeStep(Step::DeviceConstant, CE->getExprLoc(), "",
+                                     "\"" + Lit->getString().str() + "\"",
                                      nullptr));
       }
       return Fact::unknown();
@@ -363,8 +357,8 @@ Fact FunctionAnalyzer::joinArgs(const CallExpr *CE, bool TensorsOnly) {
     DeviceCarrier C = classifyType(Arg->getType());
     if (C == DeviceCarrier::None || C == DeviceCarrier::Pointer)
       continue;
-    if (TensorsOnly && C != DeviceCarrier::Tensor && C != DeviceCarrier::IValue &&
-        C != DeviceCarrier::Container)
+    if (TensorsOnly && C != DeviceCarrier::Tensor &&
+        C != DeviceCarrier::IValue && C != DeviceCarrier::Container)
       continue;
     R = join(R, eval(Arg));
   }
@@ -408,7 +402,7 @@ Fact FunctionAnalyzer::evalTensorMethod(const CXXMemberCallExpr *MC,
   }
   auto Moved = [&](const Step *S) {
     // `x.to(d)` passed on without a name: the note names x.
-    if (S && isa<DeclRefExpr>(strip(Obj))) {
+    if (S && isa<DeclRefExpr>(stripValue(Obj))) {
       auto *Copy = new (Model.arena().Allocate<Step>()) Step(*S);
       Copy->Object = Model.save(text(Obj));
       return static_cast<const Step *>(Copy);
@@ -426,17 +420,17 @@ Fact FunctionAnalyzer::evalTensorMethod(const CXXMemberCallExpr *MC,
       return Self; // .to(dtype) keeps the device
     Target.Scalar = Self.Scalar;
     if (Target.Dev)
-      Target.Why = Moved(makeStep(Step::MovedTo, MC->getExprLoc(), "",
-                                  DevArg ? "'" + text(DevArg) + "'" : "",
-                                  Target.Why));
+      Target.Why =
+          Moved(makeStep(Step::MovedTo, MC->getExprLoc(), "",
+                         DevArg ? "'" + text(DevArg) + "'" : "", Target.Why));
     return Target;
   }
   if (Api.tensorMethod(Name, ApiRole::PointerToMemory)) {
     if (!MC->getType()->isPointerType())
       return Fact{};
     if (Self.Dev)
-      Self.Why = makeStep(Step::PointsInto, MC->getExprLoc(), "", text(Obj),
-                          Self.Why);
+      Self.Why =
+          makeStep(Step::PointsInto, MC->getExprLoc(), "", text(Obj), Self.Why);
     return Self;
   }
   if (RetC != DeviceCarrier::None && RetC != DeviceCarrier::Pointer) {
@@ -463,8 +457,8 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
   if (Api.callee(QName, ApiRole::HostSanitizer))
     return Fact::host();
   if (Api.callee(QName, ApiRole::DeviceSource))
-    return Fact::device(makeStep(Step::Returned, MC->getExprLoc(), "", QName,
-                                 nullptr));
+    return Fact::device(
+        makeStep(Step::Returned, MC->getExprLoc(), "", QName, nullptr));
   if (ObjC == DeviceCarrier::Tensor)
     return evalTensorMethod(MC, Obj);
   if (ObjC == DeviceCarrier::Options) {
@@ -518,22 +512,27 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
   if (Api.callee(QName, ApiRole::HostSanitizer))
     return Fact::host();
   if (Api.callee(QName, ApiRole::DeviceSource))
-    return Fact::device(makeStep(Step::Returned, CE->getExprLoc(), "", QName,
-                                 nullptr));
+    return Fact::device(
+        makeStep(Step::Returned, CE->getExprLoc(), "", QName, nullptr));
   if (Api.is(ApiMatch::Function, QName, ApiRole::PassesThrough))
     return CE->getNumArgs() == 1 ? eval(CE->getArg(0)) : Fact{};
   if (Api.is(ApiMatch::Function, QName, ApiRole::TupleGet) &&
-      CE->getNumArgs() == 1 && Callee && isTupleLike(CE->getArg(0)->getType())) {
+      CE->getNumArgs() == 1 && Callee &&
+      isTupleLike(CE->getArg(0)->getType())) {
     // std::get<I>(t): the index is the first template argument.
-    if (const TemplateArgumentList *Args = Callee->getTemplateSpecializationArgs();
-        Args && Args->size() >= 1 && Args->get(0).getKind() == TemplateArgument::Integral)
-      return elementOf(CE->getArg(0), Args->get(0).getAsIntegral().getZExtValue());
+    if (const TemplateArgumentList *Args =
+            Callee->getTemplateSpecializationArgs();
+        Args && Args->size() >= 1 &&
+        Args->get(0).getKind() == TemplateArgument::Integral)
+      return elementOf(CE->getArg(0),
+                       Args->get(0).getAsIntegral().getZExtValue());
     return Fact::unknown();
   }
   if (RetC == DeviceCarrier::Pointer)
     return Fact{};
   if (RetC == DeviceCarrier::Module &&
-      (Api.is(ApiMatch::Function, QName, ApiRole::HostModuleMaker) || InLibrary)) {
+      (Api.is(ApiMatch::Function, QName, ApiRole::HostModuleMaker) ||
+       InLibrary)) {
     // make_shared<Net>(…) builds on the host; torch::jit::load(path, device)
     // loads onto its device argument.
     const Expr *DevArg = nullptr;
@@ -554,18 +553,18 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
   Fact Inputs = joinArgs(CE, /*TensorsOnly=*/true);
   if (Api.endsWith(QName, ApiRole::CreatesLike) && !Target.hasInfo()) {
     if (Inputs.Dev && CE->getNumArgs() > 0)
-      Inputs.Why = makeStep(Step::CreatedOn, CE->getExprLoc(), "",
-                            "the device of '" + text(CE->getArg(0)) + "'",
-                            Inputs.Why);
+      Inputs.Why =
+          makeStep(Step::CreatedOn, CE->getExprLoc(), "",
+                   "the device of '" + text(CE->getArg(0)) + "'", Inputs.Why);
     return Inputs;
   }
   // torch::tensor(0.5), torch::zeros({}): 0-dim tensors.
   bool ZeroDim = false;
   if (InLibrary && CE->getNumArgs() > 0) {
-    const Expr *Shape = strip(CE->getArg(0));
+    const Expr *Shape = stripValue(CE->getArg(0));
     if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Shape);
         Ctor && Ctor->getNumArgs() == 1)
-      Shape = strip(Ctor->getArg(0));
+      Shape = stripValue(Ctor->getArg(0));
     if (const auto *IL = dyn_cast<InitListExpr>(Shape))
       ZeroDim = IL->getNumInits() == 0;
     else if (const auto *Ctor = dyn_cast<CXXConstructExpr>(Shape))

@@ -1,4 +1,5 @@
-//===--- FunctionAnalyzer.h - one run of the model over one function -*- C++ -*-===//
+//===--- FunctionAnalyzer.h - one run of the model over one function -*- C++
+//-*-===//
 //
 // The model's private core, one file per concern:
 //   Evaluate.cpp      the device of an expression (transfer over expressions)
@@ -27,7 +28,8 @@ namespace clang::devplace {
 
 class FunctionAnalyzer {
 public:
-  FunctionAnalyzer(DeviceModel &Model, const FunctionDecl *FD, FunctionFacts &Out,
+  FunctionAnalyzer(DeviceModel &Model, const FunctionDecl *FD,
+                   FunctionFacts &Out,
                    std::optional<TraceFn> Trace = std::nullopt)
       : Model(Model), Api(Model.api()), Ctx(Model.context()),
         SM(Ctx.getSourceManager()), FD(FD), Out(Out), Trace(Trace) {}
@@ -87,8 +89,9 @@ private:
   // Hides the free function: member code classifies through the memo.
   DeviceCarrier classifyType(QualType T) { return Model.classify(T); }
   bool isTupleLike(QualType T) const;
-  const Step *makeStep(Step::Kind K, SourceLocation Loc, llvm::StringRef Subject,
-                       llvm::StringRef Detail, const Step *Prev);
+  const Step *makeStep(Step::Kind K, SourceLocation Loc,
+                       llvm::StringRef Subject, llvm::StringRef Detail,
+                       const Step *Prev);
   bool sameLine(SourceLocation A, SourceLocation B) const;
   llvm::StringRef whenText();
   std::string text(const Expr *E) const { return exprText(E, Ctx); }
@@ -168,8 +171,9 @@ private:
   /// non-dependent body in \p Where, not under analysis: recursion is cut),
   /// or null. \p ArgShift is 1 when the call's first argument is the object
   /// (a member operator call), so that parameter i is argument i + ArgShift.
-  const FunctionDecl *summarisable(const CallExpr *CE, const FunctionDecl *Callee,
-                                   Scope Where, unsigned &ArgShift) const;
+  const FunctionDecl *summarisable(const CallExpr *CE,
+                                   const FunctionDecl *Callee, Scope Where,
+                                   unsigned &ArgShift) const;
   bool isOutParam(const ParmVarDecl *P);
   /// A member's TU-wide summary, widened (it was computed under other
   /// functions' conditions).

@@ -15,15 +15,6 @@
 
 namespace clang::devplace {
 
-namespace {
-llvm::StringRef methodName(const CXXMemberCallExpr *MC) {
-  if (const auto *MD = MC->getMethodDecl())
-    if (MD->getIdentifier())
-      return MD->getName();
-  return "";
-}
-} // namespace
-
 void FunctionAnalyzer::observe(const Stmt *S) {
   const auto *E = dyn_cast<Expr>(S);
   if (!E || !Cur->Reach)
@@ -58,13 +49,18 @@ void FunctionAnalyzer::access(HostAccess::Kind K, const Expr *Sink,
     return;
   if (!Accessed.insert(Sink).second)
     return;
-  bool Definite = OnDev == Cur->Reach && !(F.Host & Cur->Reach) &&
-                  !F.Unknown && !F.Params;
-  HostAccess A{K, Sink, Operand,
+  bool Definite =
+      OnDev == Cur->Reach && !(F.Host & Cur->Reach) && !F.Unknown && !F.Params;
+  HostAccess A{K,
+               Sink,
+               Operand,
                K == HostAccess::Accessor || K == HostAccess::Helper
                    ? text(Operand)
                    : tensorNameOf(Operand, F),
-               Callee.str(), Definite, F.Why, !OnDev};
+               Callee.str(),
+               Definite,
+               F.Why,
+               !OnDev};
   A.Params = F.Params;
   A.Inner = Inner;
   Out.Accesses.push_back(std::move(A));
@@ -154,7 +150,8 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
     Fact F = eval(Arg);
     // A lambda is named by the variable that holds it.
     std::string Name = Def->getNameAsString();
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->getParent()->isLambda())
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+        MD && MD->getParent()->isLambda())
       Name = First ? text(CE->getArg(0)) : "the lambda";
     access(HostAccess::Helper, CE, Arg, F, Name, Sink);
     if (F.Dev & Cur->Reach)
@@ -192,7 +189,8 @@ void FunctionAnalyzer::observeSync(const Expr *E) {
       Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, true);
       if (Target.hasInfo() && !Target.Dev && Target.Host) {
         Tensor = Obj;
-        What = ("." + Name + "(").str() + (DevArg ? text(DevArg) : std::string()) + ")";
+        What = ("." + Name + "(").str() +
+               (DevArg ? text(DevArg) : std::string()) + ")";
       }
     }
   }
@@ -230,7 +228,8 @@ bool FunctionAnalyzer::parameterless(const Expr *Module) const {
   for (const CXXBaseSpecifier &B : RD->bases())
     if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
             B.getType()->getAsCXXRecordDecl());
-        Spec && Api.is(ApiMatch::Class, qualifiedName(Spec), ApiRole::ModuleHolder) &&
+        Spec &&
+        Api.is(ApiMatch::Class, qualifiedName(Spec), ApiRole::ModuleHolder) &&
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
       RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
   if (!RD || !RD->getIdentifier())
@@ -271,7 +270,8 @@ void FunctionAnalyzer::observeOperation(const Expr *E) {
                         llvm::ArrayRef<const Expr *> Args) {
     if (!parameterless(Module))
       for (const Expr *Arg : Args)
-        if (IsTensor(Arg) || classifyType(Arg->getType()) == DeviceCarrier::Container) {
+        if (IsTensor(Arg) ||
+            classifyType(Arg->getType()) == DeviceCarrier::Container) {
           meet(Where, Module, Arg, Meeting::ModuleInput);
           break;
         }
@@ -280,12 +280,26 @@ void FunctionAnalyzer::observeOperation(const Expr *E) {
 
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
     switch (OC->getOperator()) {
-    case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash: case OO_Percent:
-    case OO_EqualEqual: case OO_ExclaimEqual: case OO_Less: case OO_Greater:
-    case OO_LessEqual: case OO_GreaterEqual: case OO_Amp: case OO_Pipe:
-    case OO_Caret: case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual:
+    case OO_Plus:
+    case OO_Minus:
+    case OO_Star:
+    case OO_Slash:
+    case OO_Percent:
+    case OO_EqualEqual:
+    case OO_ExclaimEqual:
+    case OO_Less:
+    case OO_Greater:
+    case OO_LessEqual:
+    case OO_GreaterEqual:
+    case OO_Amp:
+    case OO_Pipe:
+    case OO_Caret:
+    case OO_PlusEqual:
+    case OO_MinusEqual:
+    case OO_StarEqual:
     case OO_SlashEqual:
-      if (OC->getNumArgs() == 2 && IsTensor(OC->getArg(0)) && IsTensor(OC->getArg(1)))
+      if (OC->getNumArgs() == 2 && IsTensor(OC->getArg(0)) &&
+          IsTensor(OC->getArg(1)))
         meet(OC, OC->getArg(0), OC->getArg(1), Meeting::Operands);
       return;
     case OO_Call:

@@ -9,7 +9,8 @@ std::string describe(const Step &S) {
   std::string Msg;
   switch (S.K) {
   case Step::DeviceConstant: {
-    const char *Be = S.SubjectIsDevice ? "is a CUDA device" : "is on a CUDA device";
+    const char *Be =
+        S.SubjectIsDevice ? "is a CUDA device" : "is on a CUDA device";
     if (S.Detail.starts_with("depending on"))
       Msg = (Subject.empty() ? std::string("a CUDA device may be chosen here, ")
                              : Subject + (S.SubjectIsDevice
@@ -27,9 +28,9 @@ std::string describe(const Step &S) {
   }
   case Step::MovedTo:
   case Step::CreatedOn:
-    Msg = (!Subject.empty()       ? Subject
-           : !S.Object.empty()    ? "'" + S.Object.str() + "' "
-                                  : std::string("the tensor ")) +
+    Msg = (!Subject.empty()    ? Subject
+           : !S.Object.empty() ? "'" + S.Object.str() + "' "
+                               : std::string("the tensor ")) +
           (S.K == Step::MovedTo ? "is moved to " : "is created on ") +
           (S.Detail.empty() ? std::string("a CUDA device") : S.Detail.str()) +
           " here";

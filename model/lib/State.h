@@ -53,9 +53,10 @@ public:
 
 private:
   iterator lowerBound(const ValueDecl *K) {
-    return llvm::lower_bound(Entries, K, [](const Entry &E, const ValueDecl *Key) {
-      return std::less<const ValueDecl *>()(E.first, Key);
-    });
+    return llvm::lower_bound(
+        Entries, K, [](const Entry &E, const ValueDecl *Key) {
+          return std::less<const ValueDecl *>()(E.first, Key);
+        });
   }
   llvm::SmallVector<Entry, 4> Entries;
 };

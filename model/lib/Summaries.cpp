@@ -35,11 +35,13 @@ const FunctionDecl *FunctionAnalyzer::summarisable(const CallExpr *CE,
 
 bool FunctionAnalyzer::isOutParam(const ParmVarDecl *P) {
   QualType T = P->getType();
-  return T->isLValueReferenceType() && !T.getNonReferenceType().isConstQualified() &&
+  return T->isLValueReferenceType() &&
+         !T.getNonReferenceType().isConstQualified() &&
          classifyType(T) != DeviceCarrier::None;
 }
 
-Fact FunctionAnalyzer::callSummary(const CallExpr *CE, const FunctionDecl *Callee) {
+Fact FunctionAnalyzer::callSummary(const CallExpr *CE,
+                                   const FunctionDecl *Callee) {
   unsigned First = 0;
   const FunctionDecl *Def = summarisable(CE, Callee, Scope::NonSystem, First);
   if (!Def) {
@@ -66,7 +68,8 @@ FunctionAnalyzer::HelperCall FunctionAnalyzer::mainFileHelper(const Expr *E) {
   HelperCall H;
   H.Call = dyn_cast<CallExpr>(E);
   if (H.Call)
-    H.Def = summarisable(H.Call, H.Call->getDirectCallee(), Scope::MainFile, H.First);
+    H.Def = summarisable(H.Call, H.Call->getDirectCallee(), Scope::MainFile,
+                         H.First);
   if (H.Def)
     H.Sum = &Model.analyze(H.Def);
   return H;
@@ -109,7 +112,8 @@ void FunctionAnalyzer::recordCaptures(const LambdaExpr *LE) {
     if (C.capturesVariable())
       if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar());
           VD && classifyType(VD->getType()) != DeviceCarrier::None)
-        Model.recordCapture(LE->getLambdaClass(), VD, lookup(canonical(VD), LE));
+        Model.recordCapture(LE->getLambdaClass(), VD,
+                            lookup(canonical(VD), LE));
 }
 
 //--- across the translation unit -------------------------------------------
@@ -170,7 +174,8 @@ const FunctionFacts &DeviceModel::analyze(const FunctionDecl *FD) {
   if (Result->Blocks) {
     uint64_t Ratio = uint64_t(Result->Visits) * 100 / Result->Blocks;
     uint64_t Seen = Stats.MaxVisitsPerBlockX100;
-    while (Ratio > Seen && !Stats.MaxVisitsPerBlockX100.compare_exchange_weak(Seen, Ratio))
+    while (Ratio > Seen &&
+           !Stats.MaxVisitsPerBlockX100.compare_exchange_weak(Seen, Ratio))
       ;
   }
   // The map may have grown while callees were analysed.
@@ -186,7 +191,8 @@ void DeviceModel::trace(const FunctionDecl *FD, TraceFn Fn) {
   InProgress[FD] = false;
 }
 
-void DeviceModel::analyzeAll(const std::vector<const FunctionDecl *> &Functions) {
+void DeviceModel::analyzeAll(
+    const std::vector<const FunctionDecl *> &Functions) {
   auto Snapshot = [&] {
     std::vector<std::pair<const FieldDecl *, std::pair<Mask, Mask>>> S;
     for (const auto &[FD, F] : FieldFacts)

@@ -11,15 +11,6 @@
 
 namespace clang::devplace {
 
-namespace {
-llvm::StringRef methodName(const CXXMemberCallExpr *MC) {
-  if (const auto *MD = MC->getMethodDecl())
-    if (MD->getIdentifier())
-      return MD->getName();
-  return "";
-}
-} // namespace
-
 bool FunctionAnalyzer::describesDirectly(const Step *S, const Expr *E) {
   if (!E || !S)
     return false;
@@ -81,7 +72,8 @@ void FunctionAnalyzer::assign(const ValueDecl *Key, Fact F, SourceLocation Loc,
 
 //--- tuples ----------------------------------------------------------------
 
-void FunctionAnalyzer::setElements(const ValueDecl *K, llvm::ArrayRef<Fact> Facts) {
+void FunctionAnalyzer::setElements(const ValueDecl *K,
+                                   llvm::ArrayRef<Fact> Facts) {
   auto &Slot = Elements[K];
   if (Slot.size() < Facts.size())
     Slot.resize(Facts.size());
@@ -211,7 +203,8 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   }
   if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
     if (RS->getRetValue())
-      Out.Return = join(Out.Return, restrict(eval(RS->getRetValue()), Cur->Reach));
+      Out.Return =
+          join(Out.Return, restrict(eval(RS->getRetValue()), Cur->Reach));
     return;
   }
   const auto *E = dyn_cast<Expr>(S);
@@ -238,7 +231,8 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   }
   if (LHS && RHS) {
     if (const auto *Tie = dyn_cast<CallExpr>(stripValue(LHS));
-        Tie && Api.is(ApiMatch::Function, calleeName(Tie), ApiRole::TiesReferences)) {
+        Tie &&
+        Api.is(ApiMatch::Function, calleeName(Tie), ApiRole::TiesReferences)) {
       for (unsigned I = 0; I < Tie->getNumArgs(); ++I)
         if (const ValueDecl *K = keyOf(Tie->getArg(I)))
           if (classifyType(K->getType()) != DeviceCarrier::None)
@@ -282,9 +276,9 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, false);
       if (Target.hasInfo()) {
         if (Target.Dev)
-          Target.Why = makeStep(Step::MovedTo, MC->getExprLoc(), K->getName(),
-                                DevArg ? "'" + text(DevArg) + "'" : "",
-                                Target.Why);
+          Target.Why =
+              makeStep(Step::MovedTo, MC->getExprLoc(), K->getName(),
+                       DevArg ? "'" + text(DevArg) + "'" : "", Target.Why);
         Cur->Vals[K] = Target;
       }
       return;

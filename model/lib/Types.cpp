@@ -125,8 +125,8 @@ DeviceCarrier classifyType(QualType T) {
   // An item of a torch::OrderedDict (named_parameters()) holds its value.
   if (Is(ApiRole::OrderedDictItem))
     if (const auto *Dict = dyn_cast<CXXRecordDecl>(RD->getDeclContext()))
-      return classifyType(
-                 Dict->getASTContext().getRecordType(Dict)) == DeviceCarrier::Container
+      return classifyType(Dict->getASTContext().getRecordType(Dict)) ==
+                     DeviceCarrier::Container
                  ? DeviceCarrier::Container
                  : DeviceCarrier::None;
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
@@ -176,6 +176,11 @@ const Expr *stripValue(const Expr *E) {
   return E;
 }
 
+llvm::StringRef methodName(const CXXMemberCallExpr *MC) {
+  const auto *MD = MC->getMethodDecl();
+  return MD && MD->getIdentifier() ? MD->getName() : "";
+}
+
 std::string calleeName(const Expr *Call) {
   if (const auto *CE = dyn_cast_or_null<CallExpr>(Call))
     if (const auto *FD = CE->getDirectCallee())
@@ -196,8 +201,8 @@ std::string exprText(const Expr *E, const ASTContext &Ctx, unsigned MaxLen) {
       isa<VarDecl>(DRE->getDecl()))
     return DRE->getDecl()->getName().str();
   if (File.isInvalid())
-    File = CharSourceRange::getTokenRange(
-        SM.getSpellingLoc(E->getBeginLoc()), SM.getSpellingLoc(E->getEndLoc()));
+    File = CharSourceRange::getTokenRange(SM.getSpellingLoc(E->getBeginLoc()),
+                                          SM.getSpellingLoc(E->getEndLoc()));
   llvm::StringRef Text = Lexer::getSourceText(File, SM, Ctx.getLangOpts());
   std::string S;
   // Collapse white space so that multi-line expressions read as one.

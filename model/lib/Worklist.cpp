@@ -83,7 +83,8 @@ void FunctionAnalyzer::findStructure() {
     bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
       FA->RangeForInits[RF->getLoopVariable()] = RF->getRangeInit();
       if (const auto *RD = RF->getRangeInit()->getType()->getAsCXXRecordDecl();
-          RD && FA->Api.is(ApiMatch::Class, qualifiedName(RD), ApiRole::MapClass))
+          RD &&
+          FA->Api.is(ApiMatch::Class, qualifiedName(RD), ApiRole::MapClass))
         FA->MapEntries.insert(RF->getLoopVariable());
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(RF->getRangeStmt());
           DS && DS->isSingleDecl())
@@ -112,18 +113,23 @@ void FunctionAnalyzer::setUpEntry(State &Entry) {
     Fact F;
     F.Params = I < 32 ? 1u << I : 0;
     F.Unknown = I >= 32;
-    F.Why = new (Model.arena().Allocate<Step>())
-        Step{Step::UnknownOrigin, P->getLocation(), Model.save(P->getName()),
-             "", "", nullptr, 0};
+    F.Why = new (Model.arena().Allocate<Step>()) Step{Step::UnknownOrigin,
+                                                      P->getLocation(),
+                                                      Model.save(P->getName()),
+                                                      "",
+                                                      "",
+                                                      nullptr,
+                                                      0};
     Entry.Vals[P] = F;
     // Its value at the exit is part of the summary: keep it to the end.
     if (isOutParam(P))
       AliasTargets.insert(P);
   }
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->getParent()->isLambda())
-    Model.forEachCapture(MD->getParent(), [&](const VarDecl *VD, const Fact &F) {
-      Entry.Vals[VD] = F;
-    });
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda())
+    Model.forEachCapture(
+        MD->getParent(),
+        [&](const VarDecl *VD, const Fact &F) { Entry.Vals[VD] = F; });
 }
 
 namespace {

@@ -34,19 +34,23 @@ TEST(ApiTable, NamespacesSuffixesAndSubstrings) {
   EXPECT_FALSE(T.callee("put", ApiRole::LogCall));
   EXPECT_TRUE(T.callee("matplot::plot", ApiRole::ReadsOnly));
   EXPECT_TRUE(T.endsWith("BCELoss", ApiRole::ParameterlessModule));
-  EXPECT_TRUE(T.startsWith(ApiMatch::DeviceString, "cpu:0", ApiRole::HostDeviceString));
-  EXPECT_FALSE(T.startsWith(ApiMatch::DeviceString, "cuda:0", ApiRole::HostDeviceString));
+  EXPECT_TRUE(
+      T.startsWith(ApiMatch::DeviceString, "cpu:0", ApiRole::HostDeviceString));
+  EXPECT_FALSE(T.startsWith(ApiMatch::DeviceString, "cuda:0",
+                            ApiRole::HostDeviceString));
 }
 
 TEST(ApiTable, OptionsAddFunctionRows) {
   ApiTable T = ApiTable::builtin();
-  T.addFunctions(" mylib::plot ; ::mylib::dump,other::f;;", ApiRole::HostMemoryCall);
+  T.addFunctions(" mylib::plot ; ::mylib::dump,other::f;;",
+                 ApiRole::HostMemoryCall);
   EXPECT_TRUE(T.callee("mylib::plot", ApiRole::HostMemoryCall));
   EXPECT_TRUE(T.callee("mylib::dump", ApiRole::HostMemoryCall));
   EXPECT_TRUE(T.callee("other::f", ApiRole::HostMemoryCall));
   EXPECT_FALSE(T.callee("mylib::plot", ApiRole::DeviceSource));
   // The builtin table is untouched.
-  EXPECT_FALSE(ApiTable::builtin().callee("mylib::plot", ApiRole::HostMemoryCall));
+  EXPECT_FALSE(
+      ApiTable::builtin().callee("mylib::plot", ApiRole::HostMemoryCall));
   // A copy keeps the patterns it was copied with.
   ApiTable Copy = T;
   EXPECT_TRUE(Copy.callee("torch::ones_like", ApiRole::CreatesLike));

@@ -16,9 +16,11 @@ TEST(Lattice, AtomMasksSplitTheValuations) {
     EXPECT_EQ(__builtin_popcountll(T), 32) << "atom " << I;
     // Valuation V has atom I true exactly when bit I of V is set.
     for (unsigned V = 0; V < 64; ++V)
-      EXPECT_EQ((T >> V) & 1, (V >> I) & 1u) << "atom " << I << " valuation " << V;
+      EXPECT_EQ((T >> V) & 1, (V >> I) & 1u)
+          << "atom " << I << " valuation " << V;
   }
-  EXPECT_EQ(atomTrueMask(0) & atomTrueMask(1), atomTrueMask(0) & ~(~atomTrueMask(1)));
+  EXPECT_EQ(atomTrueMask(0) & atomTrueMask(1),
+            atomTrueMask(0) & ~(~atomTrueMask(1)));
 }
 
 TEST(Lattice, NoInformationIsTheIdentityOfJoin) {

@@ -35,7 +35,8 @@ void f() {
   (void)h; (void)d; (void)k;
 }
 )cpp");
-  const FunctionFacts &ToDevice = AST.model().analyze(AST.function("to_device"));
+  const FunctionFacts &ToDevice =
+      AST.model().analyze(AST.function("to_device"));
   ASSERT_EQ(ToDevice.ParamOut.size(), 1u);
   EXPECT_EQ(ToDevice.ParamOut[0].first, 0u);
   auto Lines = AST.trace("f");

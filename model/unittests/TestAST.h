@@ -26,7 +26,8 @@ public:
             ("#include <torch/torch.h>\n" + Code).str(),
             {"-std=c++17", "-I" DEVPLACE_MOCK_HEADERS}, "input.cpp")),
         Model(Unit->getASTContext(), ApiTable::builtin(), AnalysisOptions()) {
-    EXPECT_FALSE(Unit->getDiagnostics().hasErrorOccurred()) << "snippet does not compile";
+    EXPECT_FALSE(Unit->getDiagnostics().hasErrorOccurred())
+        << "snippet does not compile";
   }
 
   ASTContext &context() { return Unit->getASTContext(); }

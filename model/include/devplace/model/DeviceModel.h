@@ -85,21 +85,27 @@ public:
   /// Interned strings for steps. Not a UniqueStringSaver over the arena:
   /// its out-of-line allocation path (in libLLVM) does not unpoison what the
   /// inline, ASan-instrumented one poisons, so sanitizer builds would trip.
-  llvm::StringRef save(llvm::StringRef S) { return Strings.insert(S).first->getKey(); }
+  llvm::StringRef save(llvm::StringRef S) {
+    return Strings.insert(S).first->getKey();
+  }
 
   /// The join of every value written to \p FD anywhere in the translation
   /// unit (so far), if any.
   std::optional<Fact> memberSummary(const FieldDecl *FD) const;
   void recordMember(const FieldDecl *FD, const Fact &F);
   /// The values lambdas of class \p Lambda captured, by variable.
-  void recordCapture(const CXXRecordDecl *Lambda, const VarDecl *VD, const Fact &F);
-  template <typename Fn> void forEachCapture(const CXXRecordDecl *Lambda, Fn Each) const {
+  void recordCapture(const CXXRecordDecl *Lambda, const VarDecl *VD,
+                     const Fact &F);
+  template <typename Fn>
+  void forEachCapture(const CXXRecordDecl *Lambda, Fn Each) const {
     for (const auto &[Key, F] : CaptureFacts)
       if (Key.first == Lambda)
         Each(Key.second, F);
   }
   /// True while \p FD is being analysed (recursion is cut there).
-  bool inProgress(const FunctionDecl *FD) const { return InProgress.lookup(FD); }
+  bool inProgress(const FunctionDecl *FD) const {
+    return InProgress.lookup(FD);
+  }
 
 private:
   ASTContext &Ctx;
@@ -115,7 +121,8 @@ private:
   static constexpr unsigned MaxMemberRounds = 4;
   bool MembersSettled = true;
   /// Per lambda class and captured variable, the value at the capture.
-  llvm::DenseMap<std::pair<const CXXRecordDecl *, const VarDecl *>, Fact> CaptureFacts;
+  llvm::DenseMap<std::pair<const CXXRecordDecl *, const VarDecl *>, Fact>
+      CaptureFacts;
 };
 
 /// Renders a step as the text of a note.

@@ -27,14 +27,14 @@ namespace devplace {
 struct HostAccess {
   enum Kind { Read, Write, Accessor, Call, Construct, Helper };
   Kind K;
-  const Expr *Sink;      ///< the expression that touches host memory
-  const Expr *Operand;   ///< the pointer or tensor expression it touches
-  std::string Tensor;    ///< the tensor whose memory it is
-  std::string Callee;    ///< for Call/Construct: the host code's name
-  bool Definite;         ///< is (rather than may be) on a device
-  const Step *Why;       ///< provenance, from the sink back to the source
-  bool UnknownOnly;      ///< no known device path: a parameter, a field
-  uint32_t Params = 0;   ///< parameters of the function whose memory it is
+  const Expr *Sink;    ///< the expression that touches host memory
+  const Expr *Operand; ///< the pointer or tensor expression it touches
+  std::string Tensor;  ///< the tensor whose memory it is
+  std::string Callee;  ///< for Call/Construct: the host code's name
+  bool Definite;       ///< is (rather than may be) on a device
+  const Step *Why;     ///< provenance, from the sink back to the source
+  bool UnknownOnly;    ///< no known device path: a parameter, a field
+  uint32_t Params = 0; ///< parameters of the function whose memory it is
   const HostAccess *Inner = nullptr; ///< for Helper: the access in the callee
 };
 
@@ -43,11 +43,11 @@ struct HostAccess {
 struct Meeting {
   enum Kind { Operands, ModuleInput };
   Kind K;
-  const Expr *Where;     ///< the operation
-  const Expr *A, *B;     ///< the operands; A is the module for ModuleInput
+  const Expr *Where; ///< the operation
+  const Expr *A, *B; ///< the operands; A is the module for ModuleInput
   std::string NameA, NameB;
   Fact FA, FB;
-  Mask Reach;            ///< valuations under which the operation runs
+  Mask Reach; ///< valuations under which the operation runs
 };
 
 /// A host synchronisation on a tensor that may be on a device: .item(),
@@ -55,17 +55,17 @@ struct Meeting {
 struct HostSync {
   const Expr *Call;
   std::string Tensor;
-  std::string What;      ///< ".item()", ".cpu()", "operator<<", …
+  std::string What; ///< ".item()", ".cpu()", "operator<<", …
   bool Definite;
   const Step *Why;
 };
 
 /// What the model records about one function.
 struct FunctionFacts {
-  std::vector<HostAccess> Accesses;  ///< in source order
-  std::vector<Meeting> Meetings;     ///< in the order the operations run
+  std::vector<HostAccess> Accesses; ///< in source order
+  std::vector<Meeting> Meetings;    ///< in the order the operations run
   std::vector<HostSync> Syncs;
-  Fact Return;           ///< device of the return value (summary for callers)
+  Fact Return; ///< device of the return value (summary for callers)
   /// Parameters whose memory reaches host code, with that access (directly
   /// or through further calls): callers' device arguments reach it too.
   std::vector<std::pair<unsigned, const HostAccess *>> ParamSinks;
@@ -75,12 +75,12 @@ struct FunctionFacts {
   /// Parents of the statements of the body, for the rules that walk up from
   /// a fact (built once per function, shared by every rule).
   std::shared_ptr<ParentMap> Parents;
-  bool Complete = true;  ///< false when a bound cut the analysis short: then
-                         ///< every device possibility found is real, but "on
-                         ///< every path" and "only on the host" are not
-                         ///< proven (the Definite flags are cleared)
-  unsigned Blocks = 0;   ///< blocks of the function's CFG
-  unsigned Visits = 0;   ///< block visits made (Budget when cut short)
+  bool Complete = true; ///< false when a bound cut the analysis short: then
+                        ///< every device possibility found is real, but "on
+                        ///< every path" and "only on the host" are not
+                        ///< proven (the Definite flags are cleared)
+  unsigned Blocks = 0;  ///< blocks of the function's CFG
+  unsigned Visits = 0;  ///< block visits made (Budget when cut short)
 };
 
 struct AnalysisOptions {

@@ -52,18 +52,18 @@ struct Step {
   const Step *Prev;
   unsigned Depth;
   bool SubjectIsDevice = false; ///< the subject is a Device, not a tensor
-  llvm::StringRef Object; ///< for moves: the tensor moved, named when no
-                          ///< variable takes the result
+  llvm::StringRef Object;       ///< for moves: the tensor moved, named when no
+                                ///< variable takes the result
 };
 
 /// The abstract device of one value.
 struct Fact {
-  Mask Host = 0;         ///< valuations under which it may be on the host
-  Mask Dev = 0;          ///< valuations under which it may be on a device
-  uint32_t Params = 0;   ///< parameters whose (unknown) device it carries
-  bool Unknown = false;  ///< device comes from where the analysis cannot see
-  bool Scalar = false;   ///< a 0-dim tensor on every path (a CPU one may meet
-                         ///< CUDA tensors in an operation)
+  Mask Host = 0;        ///< valuations under which it may be on the host
+  Mask Dev = 0;         ///< valuations under which it may be on a device
+  uint32_t Params = 0;  ///< parameters whose (unknown) device it carries
+  bool Unknown = false; ///< device comes from where the analysis cannot see
+  bool Scalar = false;  ///< a 0-dim tensor on every path (a CPU one may meet
+                        ///< CUDA tensors in an operation)
   const Step *Why = nullptr; ///< how it may have come to the device
 
   bool hasInfo() const { return Host || Dev || Params || Unknown; }

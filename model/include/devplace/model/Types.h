@@ -1,4 +1,5 @@
-//===--- Types.h - the LibTorch types whose device the model follows -*- C++ -*-===//
+//===--- Types.h - the LibTorch types whose device the model follows -*- C++
+//-*-===//
 //
 // Which clang types are the LibTorch value types whose device devplace
 // tracks, and naming helpers. Recognition is by qualified class name, from
@@ -17,20 +18,21 @@ namespace clang {
 class NamedDecl;
 class FunctionDecl;
 class Expr;
+class CXXMemberCallExpr;
 namespace devplace {
 
 /// The kinds of values whose device the analysis follows.
 enum class DeviceCarrier {
   None,
-  Tensor,        ///< at::Tensor, at::TensorBase and subclasses
-  IValue,        ///< c10::IValue (TorchScript values wrapping tensors)
-  Device,        ///< c10::Device, c10::optional<c10::Device>
-  DeviceType,    ///< c10::DeviceType (kCUDA, kCPU, …)
-  Options,       ///< c10::TensorOptions
-  Module,        ///< torch::nn::Module subclasses, ModuleHolders, shared_ptrs
-                 ///< to modules, torch::jit::Module
-  Pointer,       ///< a raw pointer, tracked only when it points into a tensor
-  Container,     ///< a std container, array or tuple of any of the above
+  Tensor,     ///< at::Tensor, at::TensorBase and subclasses
+  IValue,     ///< c10::IValue (TorchScript values wrapping tensors)
+  Device,     ///< c10::Device, c10::optional<c10::Device>
+  DeviceType, ///< c10::DeviceType (kCUDA, kCPU, …)
+  Options,    ///< c10::TensorOptions
+  Module,     ///< torch::nn::Module subclasses, ModuleHolders, shared_ptrs
+              ///< to modules, torch::jit::Module
+  Pointer,    ///< a raw pointer, tracked only when it points into a tensor
+  Container,  ///< a std container, array or tuple of any of the above
 };
 
 /// Classifies \p T (references and cv-qualifiers are looked through).
@@ -56,6 +58,10 @@ const Expr *stripValue(const Expr *E);
 
 /// The callee's qualified name, or "" when there is no named callee.
 std::string calleeName(const Expr *Call);
+
+/// The name of the method \p MC calls ("to", "data_ptr"), or "" for an
+/// operator or a conversion.
+llvm::StringRef methodName(const CXXMemberCallExpr *MC);
 
 /// Source text of \p E as written (for messages); trimmed to a short length.
 std::string exprText(const Expr *E, const class ASTContext &Ctx,
