@@ -1,6 +1,7 @@
 //===--- MainFileDecls.cpp - what the checks look at ----------------------===//
 
 #include "utils/MainFileDecls.h"
+#include "devplace/model/Types.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -53,11 +54,12 @@ std::vector<const CXXRecordDecl *> mainFileClasses(ASTContext &Ctx, bool AllFile
 std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx, bool AllFiles) {
   Collector C = collect(Ctx, AllFiles);
   // A lambda's call operator is reached both through its class and its
-  // expression; keep the first.
+  // expression; keep the first. Functions that do not compile are left out:
+  // no check reports on code clang could only recover from.
   llvm::DenseSet<const FunctionDecl *> Seen;
   std::vector<const FunctionDecl *> Unique;
   for (const FunctionDecl *FD : C.Out)
-    if (Seen.insert(FD).second)
+    if (Seen.insert(FD).second && !clang::devplace::hasErrors(FD))
       Unique.push_back(FD);
   return Unique;
 }

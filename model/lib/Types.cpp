@@ -7,6 +7,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -174,6 +175,24 @@ const Expr *stripValue(const Expr *E) {
       return E;
   }
   return E;
+}
+
+bool hasErrors(const FunctionDecl *FD) {
+  if (FD->isInvalidDecl())
+    return true;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitExpr(Expr *E) {
+      Found = E->containsErrors();
+      return !Found;
+    }
+    bool VisitDecl(Decl *D) {
+      Found = D->isInvalidDecl();
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
 }
 
 llvm::StringRef methodName(const CXXMemberCallExpr *MC) {

@@ -173,6 +173,13 @@ void FunctionAnalyzer::run() {
   const Stmt *Body = FD->getBody();
   if (!Body)
     return;
+  // Code that does not compile is not analysed: what clang recovered from
+  // it says nothing reliable about devices, and callers see an unknown.
+  if (hasErrors(FD)) {
+    Out.Broken = true;
+    Out.Return = Fact::unknown();
+    return;
+  }
   CFG::BuildOptions BO;
   BO.setAllAlwaysAdd();
   BO.AddImplicitDtors = false;

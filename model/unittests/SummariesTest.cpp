@@ -97,5 +97,28 @@ void f() {
   EXPECT_EQ(Body.Accesses[0].Tensor, "d");
 }
 
+TEST(Summaries, CodeThatDoesNotCompileHasNoFactsAndAnUnknownResult) {
+  TestAST AST(R"cpp(
+torch::Tensor broken(torch::Tensor x) { return undeclared_helper(x).cuda(); }
+float f() {
+  auto d = torch::ones({2}).cuda();
+  auto r = broken(d);
+  return d.data_ptr<float>()[0] + r.data_ptr<float>()[0];
+}
+)cpp",
+              /*AllowErrors=*/true);
+  const FunctionFacts &Broken = AST.model().analyze(AST.function("broken"));
+  EXPECT_TRUE(Broken.Broken);
+  EXPECT_TRUE(Broken.Return.Unknown);
+  EXPECT_EQ(Broken.Return.Dev, 0u);
+  EXPECT_EQ(Broken.Return.Host, 0u);
+  // The caller compiles: d is read on the host for sure, r only as unknown.
+  const FunctionFacts &F = AST.model().analyze(AST.function("f"));
+  EXPECT_FALSE(F.Broken);
+  ASSERT_EQ(F.Accesses.size(), 2u);
+  EXPECT_TRUE(F.Accesses[0].Definite);
+  EXPECT_TRUE(F.Accesses[1].UnknownOnly);
+}
+
 } // namespace
 } // namespace clang::devplace::test

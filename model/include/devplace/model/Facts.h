@@ -75,6 +75,8 @@ struct FunctionFacts {
   /// Parents of the statements of the body, for the rules that walk up from
   /// a fact (built once per function, shared by every rule).
   std::shared_ptr<ParentMap> Parents;
+  bool Broken = false;  ///< the function does not compile (hasErrors): it
+                        ///< has no facts, and its result is unknown
   bool Complete = true; ///< false when a bound cut the analysis short: then
                         ///< every device possibility found is real, but "on
                         ///< every path" and "only on the host" are not

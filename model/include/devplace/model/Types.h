@@ -59,6 +59,11 @@ const Expr *stripValue(const Expr *E);
 /// The callee's qualified name, or "" when there is no named callee.
 std::string calleeName(const Expr *Call);
 
+/// The function does not compile: an invalid declaration, or a body with an
+/// expression clang could only recover from (an undeclared name, a call
+/// that matches nothing). Such code is not analysed.
+bool hasErrors(const FunctionDecl *FD);
+
 /// The name of the method \p MC calls ("to", "data_ptr"), or "" for an
 /// operator or a conversion.
 llvm::StringRef methodName(const CXXMemberCallExpr *MC);
