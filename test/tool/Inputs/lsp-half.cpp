@@ -2,4 +2,6 @@
 
 float first_value(const torch::Tensor &x) {
   auto t = x.to(torch::kCUDA);
-  return t.data_ptr<float>()[
+  float v = t.data_ptr<float>()[0];
+  return v * scale_fo
+}

@@ -6,7 +6,8 @@
 //
 // initialize → didOpen(buggy) → publishDiagnostics with the devplace warning
 // → codeAction returns its fix → didChange(half-written code) → the server
-// keeps answering → didChange(fixed) → the devplace diagnostics are gone.
+// keeps answering and reports nothing from the function that does not
+// compile → didChange(fixed) → the devplace diagnostics are gone.
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
@@ -86,7 +87,10 @@ async function main() {
   conn.sendNotification('textDocument/didChange',
     { textDocument: { uri, version: 2 }, contentChanges: [{ text: texts.half }] });
   const half = await next;
-  console.log(`half-written: ${half.filter((d) => d.severity === 1).length > 0 ? 'errors shown' : 'no errors'}, server alive`);
+  // A function that does not compile gives no devplace diagnostic, although
+  // the finished code's bug is already in it.
+  console.log(`half-written: ${half.filter((d) => d.severity === 1).length > 0 ? 'errors shown' : 'no errors'}, ` +
+              `server alive, ${devplace(half).length} devplace diagnostic(s)`);
 
   next = diagnosticsFor(3);
   conn.sendNotification('textDocument/didChange',
