@@ -84,8 +84,12 @@ void DiscardedTransferCheck::discarded(const CallExpr *CE, ASTContext &Ctx) {
   StringRef Name = Callee->getName();
   // In-place methods end in '_' (copy_, fill_, add_) and return a
   // reference anyway.
+  // In-place methods end in '_' (copy_, fill_, add_); out variants
+  // (at::add_out(out, a, b)) and every other operation that returns a
+  // reference give back a tensor they changed, not a new one.
   const ApiTable &Api = ApiTable::builtin();
-  if (Api.endsWith(Name, ApiRole::InPlace))
+  if (Api.endsWith(Name, ApiRole::InPlace) ||
+      Callee->getReturnType()->isReferenceType())
     return;
   const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
   const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;

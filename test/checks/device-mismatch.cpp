@@ -3,6 +3,7 @@
 // RUN: %tidy_load --checks='-*,devplace-device-mismatch' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 // RUN: not %devplace --checks='-*,devplace-device-mismatch' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
+#include <tuple>
 #include <vector>
 
 struct Net : torch::nn::Module {
@@ -102,4 +103,20 @@ float same_condition_same_device(bool use_gpu) {
   auto a = torch::ones({2}).to(device);
   auto b = torch::zeros({2}).to(device);
   return (a + b).sum().item<float>();
+}
+
+// Outputs assigned through a tuple of references (an LSTM's forward): their
+// device is whatever the callee returned, unknown here, not the host of the
+// default-constructed tensor.
+std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>>
+lstm_step(const torch::Tensor &x, std::tuple<torch::Tensor, torch::Tensor> hc);
+
+float outputs_through_forward_as_tuple() {
+  torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  auto data = torch::ones({2}).to(device);
+  auto target = torch::ones({2}).to(device);
+  auto h = torch::zeros({2}).to(device), c = torch::zeros({2}).to(device);
+  torch::Tensor output;
+  std::forward_as_tuple(output, std::tie(h, c)) = lstm_step(data, std::make_tuple(h, c));
+  return (output - target).sum().item<float>();
 }

@@ -258,6 +258,7 @@ Tensor cat(TensorList tensors, int64_t dim = 0);
 Tensor stack(TensorList tensors, int64_t dim = 0);
 Tensor matmul(const Tensor &self, const Tensor &other);
 Tensor sigmoid(const Tensor &self);
+Tensor &add_out(Tensor &out, const Tensor &self, const Tensor &other, const Scalar &alpha = 1);
 Tensor where(const Tensor &condition, const Tensor &self, const Tensor &other);
 
 namespace cuda {
