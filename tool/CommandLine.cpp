@@ -25,7 +25,10 @@ const char Overview[] =
     "select files of the database by glob.\n"
     "\n"
     "Exit status: 0 when nothing is reported, 1 when findings are reported,\n"
-    "2 for usage errors and for files that cannot be analysed.\n";
+    "2 for usage errors and for files that cannot be analysed.\n"
+    "\n"
+    "'devplace merge [--output=FILE] REPORT...' joins the SARIF or JSON\n"
+    "reports of --shard runs into the report one run would have written.\n";
 
 const char DefaultChecks[] = "-*,devplace-*";
 
@@ -110,6 +113,24 @@ cl::opt<std::string> DocUrl(
     cl::desc("Base URL of the check pages for SARIF help links (default: the\n"
              "installed docs)."),
     cl::value_desc("url"), cl::cat(DevplaceCategory));
+
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Keep each file's results in this directory and replay them while\n"
+             "the file, its headers, its compile command, the configuration and\n"
+             "devplace are unchanged (default: $DEVPLACE_CACHE_DIR)."),
+    cl::value_desc("dir"), cl::cat(DevplaceCategory));
+cl::opt<std::string> CacheMaxSize(
+    "cache-max-size",
+    cl::desc("Bound of the cache, e.g. 500M or 2G; least recently used\n"
+             "entries go first (default: $DEVPLACE_CACHE_MAX_SIZE, else 1G)."),
+    cl::value_desc("size"), cl::cat(DevplaceCategory));
+cl::opt<std::string> Shard(
+    "shard",
+    cl::desc("Analyse only the K-th of N parts of the selected files (K from\n"
+             "1), so that N CI jobs share a project; 'devplace merge' joins\n"
+             "their reports."),
+    cl::value_desc("K/N"), cl::cat(DevplaceCategory));
 
 /// Parses a configuration; on failure `Problem` is one line: where and why
 /// (the YAML parser's own multi-line report is not printed).

@@ -41,6 +41,9 @@ extern llvm::cl::opt<std::string> Output;
 extern llvm::cl::opt<std::string> BaselineFile;
 extern llvm::cl::opt<std::string> WriteBaseline;
 extern llvm::cl::opt<std::string> DocUrl;
+extern llvm::cl::opt<std::string> CacheDir;
+extern llvm::cl::opt<std::string> CacheMaxSize;
+extern llvm::cl::opt<std::string> Shard;
 
 /// The options provider the command line selects: --config, --config-file,
 /// or the .clang-tidy files next to each source (clang-tidy's own

@@ -9,8 +9,10 @@
 #include "Baseline.h"
 #include "CommandLine.h"
 #include "FileSelection.h"
+#include "Merge.h"
 #include "ProjectRun.h"
 #include "Reports.h"
+#include "ResultCache.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -72,9 +74,40 @@ static std::string plural(size_t N, StringRef One, StringRef Many) {
   return std::to_string(N) + " " + (N == 1 ? One : Many).str();
 }
 
-static std::string summaryLine(const RunReport &R) {
-  std::string S = "devplace: " + plural(R.Files, "file", "files") + ", " +
-                  plural(R.Findings.size(), "finding", "findings");
+/// What names this build in cache keys: a rebuilt devplace never answers
+/// from the entries of the one before.
+static std::string toolIdentity(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&toolIdentity);
+  auto Binary = MemoryBuffer::getFile(Exe, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  return std::string("devplace ") + DEVPLACE_VERSION + ", LLVM " + LLVM_VERSION_STRING +
+         ", " + (Binary ? ResultCache::hash((*Binary)->getBuffer()) : Exe);
+}
+
+/// --cache-dir or $DEVPLACE_CACHE_DIR; no cache when neither is set.
+static std::unique_ptr<ResultCache> openCache(const char *Argv0, std::string &Error) {
+  std::string Dir = CacheDir;
+  if (Dir.empty())
+    Dir = sys::Process::GetEnv("DEVPLACE_CACHE_DIR").value_or("");
+  if (Dir.empty())
+    return nullptr;
+  std::string SizeText = CacheMaxSize;
+  if (SizeText.empty())
+    SizeText = sys::Process::GetEnv("DEVPLACE_CACHE_MAX_SIZE").value_or("1G");
+  std::optional<uint64_t> Size = parseSize(SizeText);
+  if (!Size) {
+    Error = "invalid cache size '" + SizeText + "': expected a number of bytes, or "
+            "one with K, M or G, e.g. 500M";
+    return nullptr;
+  }
+  return ResultCache::open(Dir, *Size, toolIdentity(Argv0), Error);
+}
+
+static std::string summaryLine(const RunReport &R, const ResultCache *Cache) {
+  std::string S = "devplace: " + plural(R.Files, "file", "files");
+  if (Cache)
+    S += " (" + std::to_string(Cache->Hits.load()) + " from the cache)";
+  S += ", " + plural(R.Findings.size(), "finding", "findings");
   std::map<std::string, unsigned> PerCheck;
   for (const Finding &F : R.Findings)
     ++PerCheck[StringRef(F.Check).starts_with("devplace-") ? F.Check.substr(9) : F.Check];
@@ -122,6 +155,8 @@ private:
 
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  if (argc > 1 && StringRef(argv[1]) == "merge")
+    return mergeMain(argc - 1, argv + 1);
   cl::SetVersionPrinter(printVersion);
   cl::HideUnrelatedOptions(DevplaceCategory);
 
@@ -199,6 +234,14 @@ int main(int argc, const char **argv) {
   if (Files->empty())
     return usageError("no files to analyse: nothing in the compilation database "
                       "matches the arguments");
+  if (!Shard.empty()) {
+    Files = selectShard(*Files, Shard, Error);
+    if (!Files)
+      return usageError(Error);
+  }
+  std::unique_ptr<ResultCache> Cache = openCache(argv[0], Error);
+  if (!Cache && !Error.empty())
+    return usageError(Error);
 
   for (const std::string &F : *Files)
     if (std::string Problem = invalidConfigurationFor(F, ConfigsSeen); !Problem.empty())
@@ -219,7 +262,9 @@ int main(int argc, const char **argv) {
   Report.DocBaseUri = docBaseUri(argv[0]);
   SourceCache Sources;
   std::vector<Finding> AllFindings; // before the baseline, for --write-baseline
-  std::vector<ClangTidyError> Kept; // what --fix and --export-fixes apply
+  // What --fix and --export-fixes apply, per file: they take the files in
+  // the database's order, not the order threads finish them.
+  std::map<std::string, std::vector<ClangTidyError>> KeptByFile;
   std::set<std::string> Analysed;
   bool StreamText = Format == OutputFormat::Text && Output.empty() && !Fix;
   ClangTidyContext PrintContext(makeOptionsProvider(Error));
@@ -252,7 +297,7 @@ int main(int argc, const char **argv) {
     }
     if (!Failure.Errors.empty()) // the compiler's errors: it did not parse
       Report.Failed.push_back(std::move(Failure));
-    Kept.insert(Kept.end(), Shown.begin(), Shown.end());
+    KeptByFile[R.File] = Shown;
     Bar.fileDone(R.File);
     if (StreamText && !Shown.empty()) {
       Bar.clear();
@@ -264,22 +309,19 @@ int main(int argc, const char **argv) {
   analyseFiles(*Files, *Compilations, [] {
     std::string Ignored; // the configuration was read once above
     return makeOptionsProvider(Ignored);
-  }, Fix || !ExportFixes.empty(), Threads, OnFileDone);
+  }, Fix || !ExportFixes.empty(), Threads, Cache.get(), OnFileDone);
+  if (Cache)
+    Cache->evict();
   Bar.clear();
   Report.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
-  auto ByPosition = [](const Finding &A, const Finding &B) {
-    return std::tie(A.Where.File, A.Where.Line, A.Where.Column, A.Check) <
-           std::tie(B.Where.File, B.Where.Line, B.Where.Column, B.Check);
-  };
-  llvm::sort(Report.Findings, ByPosition);
-  llvm::sort(Report.Remarks, ByPosition);
-  llvm::sort(Report.Failed, [](const FailedFile &A, const FailedFile &B) {
-    return A.File < B.File;
-  });
   if (Known)
     Report.StaleBaselineEntries = Known->stale(Analysed);
+  sortReport(Report);
 
+  std::vector<ClangTidyError> Kept;
+  for (const std::string &F : *Files)
+    Kept.insert(Kept.end(), KeptByFile[F].begin(), KeptByFile[F].end());
   if (Fix) {
     unsigned WErrors = 0;
     handleErrors(Kept, PrintContext, FB_Fix, WErrors, BaseFS);
@@ -289,7 +331,7 @@ int main(int argc, const char **argv) {
     raw_fd_ostream OS(ExportFixes, EC, sys::fs::OF_None);
     if (EC)
       return usageError("cannot write '" + ExportFixes + "': " + EC.message());
-    exportReplacements(Files->front(), Kept, OS);
+    exportReplacements(Files->empty() ? std::string() : Files->front(), Kept, OS);
   }
   if (!StreamText && (Format != OutputFormat::Text || !Output.empty())) {
     std::error_code EC;
@@ -317,7 +359,7 @@ int main(int argc, const char **argv) {
   if (!Quiet) {
     for (const std::string &S : Report.StaleBaselineEntries)
       errs() << "devplace: baseline entry matches nothing any more: " << S << "\n";
-    errs() << summaryLine(Report) << "\n";
+    errs() << summaryLine(Report, Cache.get()) << "\n";
   }
   if (Stats) {
     clang::devplace::AnalysisStats &S = clang::devplace::analysisStats();

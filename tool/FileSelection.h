@@ -23,6 +23,16 @@ std::optional<std::vector<std::string>>
 selectFiles(const clang::tooling::CompilationDatabase &DB, bool FromDatabase,
             std::string &Error);
 
+/// The part of \p Files that --shard=K/N selects, in their order. The parts
+/// are a function of the files' names and sizes alone, so N jobs on N
+/// machines with the same checkout agree on them: sorted by size, largest
+/// first, the files are dealt to the N parts in a snake order (1..N, N..1,
+/// ...), which balances both the count and the bytes. None, with the reason
+/// in \p Error, for a malformed K/N.
+std::optional<std::vector<std::string>>
+selectShard(const std::vector<std::string> &Files, llvm::StringRef Spec,
+            std::string &Error);
+
 /// The compilation database when no flags follow `--`: -p's directory
 /// itself (not its parents: a -p naming the wrong directory must not quietly
 /// pick up another project's database), else the nearest one above the

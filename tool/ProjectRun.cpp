@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProjectRun.h"
+#include "ResultCache.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -127,16 +128,48 @@ private:
 
 } // namespace
 
+/// The cache key of everything but the files the compiler will read.
+static std::string cacheKey(ResultCache &Cache, const std::string &File,
+                            const CompilationDatabase &Compilations,
+                            ClangTidyContext &Context, bool ApplyAnyFix) {
+  SmallString<256> Abs(File);
+  sys::fs::make_absolute(Abs);
+  ClangTidyOptions Options = Context.getOptionsForFile(Abs);
+  Options.User.reset(); // read by no devplace check; CI machines differ
+  std::vector<std::string> Commands;
+  for (const CompileCommand &C : Compilations.getCompileCommands(Abs)) {
+    std::string Text = C.Directory + '\0' + C.Filename;
+    for (const std::string &Arg : C.CommandLine)
+      Text += '\0' + Arg;
+    Commands.push_back(std::move(Text));
+  }
+  return Cache.key(Abs, configurationAsText(Options), Commands, ApplyAnyFix);
+}
+
 static FileResult analyseFile(const std::string &File,
                               const CompilationDatabase &Compilations,
                               const OptionsProviderFactory &MakeOptions,
-                              bool ApplyAnyFix) {
+                              bool ApplyAnyFix, ResultCache *Cache) {
   FileResult Result;
   Result.File = File;
-  // A file system with its own working directory: the real one would make
-  // ClangTool chdir the whole process, under the other threads.
-  auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(vfs::createPhysicalFileSystem());
   ClangTidyContext Context(MakeOptions());
+  std::string Key;
+  if (Cache) {
+    Key = cacheKey(*Cache, File, Compilations, Context, ApplyAnyFix);
+    if (std::optional<FileResult> Hit = Cache->lookup(Key)) {
+      Hit->File = File;
+      Hit->FromCache = true;
+      return std::move(*Hit);
+    }
+  }
+  // A file system with its own working directory: the real one would make
+  // ClangTool chdir the whole process, under the other threads. With a
+  // cache, it also records every file the compiler looks at.
+  IntrusiveRefCntPtr<DependencyRecorder> Recorder;
+  IntrusiveRefCntPtr<vfs::FileSystem> Base = vfs::createPhysicalFileSystem();
+  if (Cache)
+    Base = Recorder = makeIntrusiveRefCnt<DependencyRecorder>(Base);
+  auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Base);
   ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(), FS);
   Tool.setPrintErrorMessage(false);
   Tool.appendArgumentsAdjuster(
@@ -164,16 +197,19 @@ static FileResult analyseFile(const std::string &File,
   ActionFactory Factory(Context, Result.Functions, FS);
   Tool.run(&Factory);
   Result.Errors = DiagConsumer.take();
+  if (Cache)
+    Cache->store(Key, Result, Recorder->take());
   return Result;
 }
 
 void analyseFiles(const std::vector<std::string> &Files,
                   const CompilationDatabase &Compilations,
                   const OptionsProviderFactory &MakeOptions, bool ApplyAnyFix,
-                  unsigned Jobs, const std::function<void(FileResult &)> &Done) {
+                  unsigned Jobs, ResultCache *Cache,
+                  const std::function<void(FileResult &)> &Done) {
   std::mutex DoneLock;
   auto RunOne = [&](const std::string &File) {
-    FileResult R = analyseFile(File, Compilations, MakeOptions, ApplyAnyFix);
+    FileResult R = analyseFile(File, Compilations, MakeOptions, ApplyAnyFix, Cache);
     std::lock_guard<std::mutex> Guard(DoneLock);
     Done(R);
   };

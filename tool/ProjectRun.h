@@ -17,8 +17,11 @@
 
 namespace devplace_tool {
 
+class ResultCache;
+
 struct FileResult {
   std::string File;
+  bool FromCache = false;
   std::vector<clang::tidy::ClangTidyError> Errors; // NOLINT already applied
   FunctionIndex Functions;
 };
@@ -27,11 +30,14 @@ using OptionsProviderFactory =
     std::function<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>()>;
 
 /// Analyses `Files` on `Jobs` threads; `Done` is called once per file, on the
-/// worker's thread but never concurrently with itself.
+/// worker's thread but never concurrently with itself. With a `Cache`, a
+/// file whose inputs are unchanged is replayed from it instead, and each
+/// file analysed is stored in it.
 void analyseFiles(const std::vector<std::string> &Files,
                   const clang::tooling::CompilationDatabase &Compilations,
                   const OptionsProviderFactory &MakeOptions, bool ApplyAnyFix,
-                  unsigned Jobs, const std::function<void(FileResult &)> &Done);
+                  unsigned Jobs, ResultCache *Cache,
+                  const std::function<void(FileResult &)> &Done);
 
 } // namespace devplace_tool
 

@@ -5,6 +5,7 @@
 
 #include "Findings.h"
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 
 namespace devplace_tool {
 
@@ -27,6 +28,11 @@ struct RunReport {
   std::string DocBaseUri; // where rule help pages live, ending in '/'
 };
 
+/// The order findings are reported in: file, line, column, check, message.
+bool reportOrder(const Finding &A, const Finding &B);
+/// Puts a run's findings, remarks, failures and stale entries in report order.
+void sortReport(RunReport &R);
+
 void writeSarif(const RunReport &R, llvm::raw_ostream &OS);
 void writeJson(const RunReport &R, llvm::raw_ostream &OS);
 /// `file:line:col: level: message [check]` lines with their notes, no
@@ -34,12 +40,15 @@ void writeJson(const RunReport &R, llvm::raw_ostream &OS);
 void writePlainText(const RunReport &R, llvm::raw_ostream &OS);
 
 /// The API table (model/include/devplace/model/TorchApi.def) as the
-/// Markdown that docs/api.md holds: each role, what it means, its names.
-void writeApiTable(llvm::raw_ostream &OS);
-
-/// The API table (model/include/devplace/model/TorchApi.def) as the
 /// Markdown that docs/api.md holds: the roles, then every row by role.
 void writeApiTable(llvm::raw_ostream &OS);
+
+enum class ReportFormat { Sarif, Json };
+/// Reads back a report writeSarif or writeJson wrote (what `devplace merge`
+/// joins). The SARIF reader recovers what the SARIF writer uses; failed
+/// files come from the notifications' translationUnit property.
+std::optional<ReportFormat> readReport(llvm::StringRef Text, RunReport &R,
+                                       std::string &Error);
 
 /// A check's one-paragraph description from its doc page (compiled in).
 std::string checkSummary(llvm::StringRef Check);

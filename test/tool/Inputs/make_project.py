@@ -1,10 +1,12 @@
 """Writes a LibTorch project of N translation units and its compile_commands.json.
 
-Usage: make_project.py DIR N INPUTS [--broken]
+Usage: make_project.py DIR N INPUTS [--broken] [--header] [--sinks-only]
 
 Every fourth file has a host-sink bug, every fourth (offset 1) a per-batch sync,
 the rest are clean; --broken adds one file that does not compile. Each file's
-kind is written in its name so tests can count what they expect.
+kind is written in its name so tests can count what they expect. --header makes
+every file include the project's own DIR/include/common.h, searched after
+DIR/override (which is empty); --sinks-only gives every file a host-sink bug.
 """
 import json
 import os
@@ -53,11 +55,23 @@ def main():
     src = os.path.join(root, "src")
     os.makedirs(src, exist_ok=True)
     files = []
+    kinds = [("sink", HOST_SINK), ("sync", SYNC), ("clean", CLEAN), ("clean", CLEAN)]
+    if "--sinks-only" in sys.argv:
+        kinds = [("sink", HOST_SINK)]
+    header = "--header" in sys.argv
+    flags = "-std=c++17 -I%s" % inputs
+    if header:
+        for d in ("override", "include"):
+            os.makedirs(os.path.join(root, d), exist_ok=True)
+        with open(os.path.join(root, "include", "common.h"), "w") as f:
+            f.write("#pragma once\nconstexpr int kCommon = 1;\n")
+        flags = "-std=c++17 -I%s -I%s -I%s" % (
+            os.path.join(root, "override"), os.path.join(root, "include"), inputs)
     for i in range(count):
-        kind, text = [("sink", HOST_SINK), ("sync", SYNC), ("clean", CLEAN), ("clean", CLEAN)][i % 4]
+        kind, text = kinds[i % len(kinds)]
         name = os.path.join(src, "%s_%03d.cpp" % (kind, i))
         with open(name, "w") as f:
-            f.write(text.format(i=i))
+            f.write(('#include "common.h"\n' if header else "") + text.format(i=i))
         files.append(name)
     if "--broken" in sys.argv:
         name = os.path.join(src, "broken.cpp")
@@ -67,7 +81,7 @@ def main():
     build = os.path.join(root, "build")
     os.makedirs(build, exist_ok=True)
     db = [{"directory": build, "file": f,
-           "command": "clang++ -std=c++17 -I%s -c %s -o %s.o" % (inputs, f, os.path.basename(f))}
+           "command": "clang++ %s -c %s -o %s.o" % (flags, f, os.path.basename(f))}
           for f in files]
     with open(os.path.join(build, "compile_commands.json"), "w") as f:
         json.dump(db, f, indent=1)
