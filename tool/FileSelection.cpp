@@ -32,25 +32,14 @@ selectShard(const std::vector<std::string> &Files, StringRef Spec, std::string &
             "': expected K/N with 1 <= K <= N, e.g. --shard=2/4";
     return std::nullopt;
   }
-  std::vector<std::pair<uint64_t, size_t>> BySize; // (size, index)
-  for (size_t I = 0; I < Files.size(); ++I) {
-    uint64_t Size = 0;
-    sys::fs::file_size(Files[I], Size); // a missing file weighs nothing
-    BySize.push_back({Size, I});
-  }
-  llvm::sort(BySize, [&](const auto &A, const auto &B) {
-    return A.first != B.first ? A.first > B.first : Files[A.second] < Files[B.second];
-  });
-  std::vector<bool> Mine(Files.size());
-  for (size_t Rank = 0; Rank < BySize.size(); ++Rank) {
-    size_t Round = Rank / N, Seat = Rank % N;
-    size_t Part = Round % 2 == 0 ? Seat : N - 1 - Seat;
-    Mine[BySize[Rank].second] = Part == K - 1;
-  }
+  std::vector<std::string> ByPath = Files;
+  llvm::sort(ByPath);
+  std::set<std::string> Mine(ByPath.begin() + (K - 1) * ByPath.size() / N,
+                             ByPath.begin() + K * ByPath.size() / N);
   std::vector<std::string> Out;
-  for (size_t I = 0; I < Files.size(); ++I)
-    if (Mine[I])
-      Out.push_back(Files[I]);
+  for (const std::string &F : Files)
+    if (Mine.count(F))
+      Out.push_back(F);
   return Out;
 }
 

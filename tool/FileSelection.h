@@ -23,12 +23,12 @@ std::optional<std::vector<std::string>>
 selectFiles(const clang::tooling::CompilationDatabase &DB, bool FromDatabase,
             std::string &Error);
 
-/// The part of \p Files that --shard=K/N selects, in their order. The parts
-/// are a function of the files' names and sizes alone, so N jobs on N
-/// machines with the same checkout agree on them: sorted by size, largest
-/// first, the files are dealt to the N parts in a snake order (1..N, N..1,
-/// ...), which balances both the count and the bytes. None, with the reason
-/// in \p Error, for a malformed K/N.
+/// The part of \p Files that --shard=K/N selects, in their order: the K-th
+/// of N runs of equal length (within one file) of the files sorted by path.
+/// By count, because a LibTorch file's time is mostly <torch/torch.h>'s
+/// (docs/design.md); by path, so N jobs on N machines agree, and so editing
+/// a file never moves it to another shard (each shard's cache stays warm).
+/// None, with the reason in \p Error, for a malformed K/N.
 std::optional<std::vector<std::string>>
 selectShard(const std::vector<std::string> &Files, llvm::StringRef Spec,
             std::string &Error);
