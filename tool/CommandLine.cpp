@@ -116,9 +116,10 @@ cl::opt<std::string> DocUrl(
 
 cl::opt<std::string> CacheDir(
     "cache-dir",
-    cl::desc("Keep each file's results in this directory and replay them while\n"
-             "the file, its headers, its compile command, the configuration and\n"
-             "devplace are unchanged (default: $DEVPLACE_CACHE_DIR)."),
+    cl::desc(
+        "Keep each file's results in this directory and replay them while\n"
+        "the file, its headers, its compile command, the configuration and\n"
+        "devplace are unchanged (default: $DEVPLACE_CACHE_DIR)."),
     cl::value_desc("dir"), cl::cat(DevplaceCategory));
 cl::opt<std::string> CacheMaxSize(
     "cache-max-size",

@@ -80,12 +80,14 @@ static std::string toolIdentity(const char *Argv0) {
   std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&toolIdentity);
   auto Binary = MemoryBuffer::getFile(Exe, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
-  return std::string("devplace ") + DEVPLACE_VERSION + ", LLVM " + LLVM_VERSION_STRING +
-         ", " + (Binary ? ResultCache::hash((*Binary)->getBuffer()) : Exe);
+  return std::string("devplace ") + DEVPLACE_VERSION + ", LLVM " +
+         LLVM_VERSION_STRING + ", " +
+         (Binary ? ResultCache::hash((*Binary)->getBuffer()) : Exe);
 }
 
 /// --cache-dir or $DEVPLACE_CACHE_DIR; no cache when neither is set.
-static std::unique_ptr<ResultCache> openCache(const char *Argv0, std::string &Error) {
+static std::unique_ptr<ResultCache> openCache(const char *Argv0,
+                                              std::string &Error) {
   std::string Dir = CacheDir;
   if (Dir.empty())
     Dir = sys::Process::GetEnv("DEVPLACE_CACHE_DIR").value_or("");
@@ -96,7 +98,8 @@ static std::unique_ptr<ResultCache> openCache(const char *Argv0, std::string &Er
     SizeText = sys::Process::GetEnv("DEVPLACE_CACHE_MAX_SIZE").value_or("1G");
   std::optional<uint64_t> Size = parseSize(SizeText);
   if (!Size) {
-    Error = "invalid cache size '" + SizeText + "': expected a number of bytes, or "
+    Error = "invalid cache size '" + SizeText +
+            "': expected a number of bytes, or "
             "one with K, M or G, e.g. 500M";
     return nullptr;
   }
@@ -306,15 +309,19 @@ int main(int argc, const char **argv) {
     }
   };
   unsigned Threads = Jobs ? Jobs : hardware_concurrency().compute_thread_count();
-  analyseFiles(*Files, *Compilations, [] {
-    std::string Ignored; // the configuration was read once above
-    return makeOptionsProvider(Ignored);
-  }, Fix || !ExportFixes.empty(), Threads, Cache.get(), OnFileDone);
+  analyseFiles(
+      *Files, *Compilations,
+      [] {
+        std::string Ignored; // the configuration was read once above
+        return makeOptionsProvider(Ignored);
+      },
+      Fix || !ExportFixes.empty(), Threads, Cache.get(), OnFileDone);
   if (Cache)
     Cache->evict();
   Bar.clear();
   Report.Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   if (Known)
     Report.StaleBaselineEntries = Known->stale(Analysed);
   sortReport(Report);
@@ -331,7 +338,8 @@ int main(int argc, const char **argv) {
     raw_fd_ostream OS(ExportFixes, EC, sys::fs::OF_None);
     if (EC)
       return usageError("cannot write '" + ExportFixes + "': " + EC.message());
-    exportReplacements(Files->empty() ? std::string() : Files->front(), Kept, OS);
+    exportReplacements(Files->empty() ? std::string() : Files->front(), Kept,
+                       OS);
   }
   if (!StreamText && (Format != OutputFormat::Text || !Output.empty())) {
     std::error_code EC;

@@ -23,11 +23,12 @@ std::string currentDirectory() {
 }
 
 std::optional<std::vector<std::string>>
-selectShard(const std::vector<std::string> &Files, StringRef Spec, std::string &Error) {
+selectShard(const std::vector<std::string> &Files, StringRef Spec,
+            std::string &Error) {
   auto [KText, NText] = Spec.split('/');
   unsigned K, N;
-  if (KText.getAsInteger(10, K) || NText.getAsInteger(10, N) || N == 0 || K == 0 ||
-      K > N) {
+  if (KText.getAsInteger(10, K) || NText.getAsInteger(10, N) || N == 0 ||
+      K == 0 || K > N) {
     Error = "invalid --shard '" + Spec.str() +
             "': expected K/N with 1 <= K <= N, e.g. --shard=2/4";
     return std::nullopt;

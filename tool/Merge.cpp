@@ -30,9 +30,10 @@ int mergeMain(int Argc, const char **Argv) {
   for (int I = 1; I < Argc; ++I) {
     StringRef A = Argv[I];
     if (A == "--help" || A == "-h") {
-      outs() << "USAGE: devplace merge [--output=FILE] REPORT...\n\n"
-                "Joins the SARIF or JSON reports of 'devplace --shard=K/N' runs "
-                "into the\nreport one run over all their files writes.\n";
+      outs()
+          << "USAGE: devplace merge [--output=FILE] REPORT...\n\n"
+             "Joins the SARIF or JSON reports of 'devplace --shard=K/N' runs "
+             "into the\nreport one run over all their files writes.\n";
       return 0;
     }
     if (A.consume_front("--output=") || A.consume_front("-o=")) {
@@ -42,7 +43,8 @@ int mergeMain(int Argc, const char **Argv) {
         return mergeError("--output needs a file name");
       Output = Argv[I];
     } else if (A.starts_with("-") && A != "-") {
-      return mergeError("unknown option '" + A + "'; run 'devplace merge --help'");
+      return mergeError("unknown option '" + A +
+                        "'; run 'devplace merge --help'");
     } else {
       Inputs.push_back(A.str());
     }
@@ -55,19 +57,24 @@ int mergeMain(int Argc, const char **Argv) {
   for (const std::string &In : Inputs) {
     auto Text = MemoryBuffer::getFileOrSTDIN(In);
     if (!Text)
-      return mergeError("cannot read '" + In + "': " + Text.getError().message());
+      return mergeError("cannot read '" + In +
+                        "': " + Text.getError().message());
     RunReport One;
     std::string Error;
-    std::optional<ReportFormat> F = readReport((*Text)->getBuffer(), One, Error);
+    std::optional<ReportFormat> F =
+        readReport((*Text)->getBuffer(), One, Error);
     if (!F)
       return mergeError("'" + In + "': " + Error);
     if (Format && *F != *Format)
-      return mergeError("'" + In + "' is " + (*F == ReportFormat::Sarif ? "SARIF" : "JSON") +
-                        " and '" + Inputs.front() + "' is not: merge reports of one format");
+      return mergeError(
+          "'" + In + "' is " + (*F == ReportFormat::Sarif ? "SARIF" : "JSON") +
+          " and '" + Inputs.front() + "' is not: merge reports of one format");
     if (Format && (One.Checks != All.Checks || One.BaseDir != All.BaseDir ||
                    One.DocBaseUri != All.DocBaseUri))
-      return mergeError("'" + In + "' comes from a run with other checks or another "
-                        "working directory than '" + Inputs.front() + "'");
+      return mergeError("'" + In +
+                        "' comes from a run with other checks or another "
+                        "working directory than '" +
+                        Inputs.front() + "'");
     if (!Format) {
       All.Checks = One.Checks;
       All.BaseDir = One.BaseDir;
@@ -77,8 +84,10 @@ int mergeMain(int Argc, const char **Argv) {
     All.Files += One.Files;
     All.Suppressed += One.Suppressed;
     All.Seconds += One.Seconds;
-    All.Findings.insert(All.Findings.end(), One.Findings.begin(), One.Findings.end());
-    All.Remarks.insert(All.Remarks.end(), One.Remarks.begin(), One.Remarks.end());
+    All.Findings.insert(All.Findings.end(), One.Findings.begin(),
+                        One.Findings.end());
+    All.Remarks.insert(All.Remarks.end(), One.Remarks.begin(),
+                       One.Remarks.end());
     All.Failed.insert(All.Failed.end(), One.Failed.begin(), One.Failed.end());
     All.StaleBaselineEntries.insert(All.StaleBaselineEntries.end(),
                                     One.StaleBaselineEntries.begin(),

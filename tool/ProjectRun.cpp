@@ -10,9 +10,9 @@
 #include "ProjectRun.h"
 #include "ResultCache.h"
 #include "clang-tidy/ClangTidy.h"
-#include "clang-tidy/ClangTidyModuleRegistry.h"
-#include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyModuleRegistry.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -209,7 +209,8 @@ void analyseFiles(const std::vector<std::string> &Files,
                   const std::function<void(FileResult &)> &Done) {
   std::mutex DoneLock;
   auto RunOne = [&](const std::string &File) {
-    FileResult R = analyseFile(File, Compilations, MakeOptions, ApplyAnyFix, Cache);
+    FileResult R =
+        analyseFile(File, Compilations, MakeOptions, ApplyAnyFix, Cache);
     std::lock_guard<std::mutex> Guard(DoneLock);
     Done(R);
   };

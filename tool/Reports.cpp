@@ -215,8 +215,9 @@ void writeSarif(const RunReport &R, raw_ostream &OS) {
       Notifications.push_back(json::Object{
           {"level", "error"},
           {"message", json::Object{{"text", E.Message}}},
-          {"locations", json::Array{json::Object{
-                            {"physicalLocation", physical(E.Where, R.BaseDir)}}}},
+          {"locations",
+           json::Array{json::Object{
+               {"physicalLocation", physical(E.Where, R.BaseDir)}}}},
           // The file that failed (the error may lie in a header it includes):
           // what `devplace merge` orders failures by.
           {"properties",
@@ -351,7 +352,8 @@ static std::string percentDecode(StringRef S) {
   std::string Out;
   for (size_t I = 0; I < S.size(); ++I) {
     unsigned Byte;
-    if (S[I] == '%' && I + 2 < S.size() && !S.substr(I + 1, 2).getAsInteger(16, Byte)) {
+    if (S[I] == '%' && I + 2 < S.size() &&
+        !S.substr(I + 1, 2).getAsInteger(16, Byte)) {
       Out += static_cast<char>(Byte);
       I += 2;
     } else {
@@ -417,7 +419,8 @@ public:
     for (const json::Value &E : list(V, "fixes")) {
       Edit Out;
       Out.Begin = point(&E);
-      Out.End = {Out.Begin.File, number(&E, "endLine"), number(&E, "endColumn")};
+      Out.End = {Out.Begin.File, number(&E, "endLine"),
+                 number(&E, "endColumn")};
       Out.Offset = number(&E, "offset");
       Out.Length = number(&E, "length");
       Out.Text = text(&E, "replacement");
@@ -438,7 +441,8 @@ public:
   SourcePoint sarifPoint(const json::Value *PhysicalLocation) {
     const json::Value *Region = at(PhysicalLocation, "region");
     const json::Object *R = Region ? Region->getAsObject() : nullptr;
-    unsigned Column = R && R->get("startColumn") ? number(Region, "startColumn") : 0;
+    unsigned Column =
+        R && R->get("startColumn") ? number(Region, "startColumn") : 0;
     return {file(PhysicalLocation), number(Region, "startLine"), Column};
   }
   Finding sarifFinding(const json::Value *Result) {
@@ -452,7 +456,8 @@ public:
     F.Where = sarifPoint(at(Location, "physicalLocation"));
     const json::Object *L = Location ? Location->getAsObject() : nullptr;
     if (L && L->get("logicalLocations"))
-      F.Function = text(first(Location, "logicalLocations"), "fullyQualifiedName");
+      F.Function =
+          text(first(Location, "logicalLocations"), "fullyQualifiedName");
     F.Fingerprint = text(at(Result, "partialFingerprints"), "devplace/v1");
     const json::Object *O = Result ? Result->getAsObject() : nullptr;
     if (O && O->get("relatedLocations"))
@@ -466,8 +471,10 @@ public:
           for (const json::Value &Replacement : list(&Change, "replacements")) {
             const json::Value *Deleted = at(&Replacement, "deletedRegion");
             Edit E;
-            E.Begin = {File, number(Deleted, "startLine"), number(Deleted, "startColumn")};
-            E.End = {File, number(Deleted, "endLine"), number(Deleted, "endColumn")};
+            E.Begin = {File, number(Deleted, "startLine"),
+                       number(Deleted, "startColumn")};
+            E.End = {File, number(Deleted, "endLine"),
+                     number(Deleted, "endColumn")};
             E.Text = text(at(&Replacement, "insertedContent"), "text");
             F.Fixes.push_back(std::move(E));
           }
@@ -496,7 +503,8 @@ static bool readJsonReport(const json::Value &V, RunReport &R) {
   }
   R.Suppressed = In.number(&V, "suppressedByBaseline");
   for (const json::Value &S : In.list(&V, "staleBaselineEntries"))
-    R.StaleBaselineEntries.push_back(S.getAsString() ? S.getAsString()->str() : "");
+    R.StaleBaselineEntries.push_back(S.getAsString() ? S.getAsString()->str()
+                                                     : "");
   const json::Value *Seconds = In.at(&V, "seconds");
   R.Seconds = Seconds && Seconds->getAsNumber() ? *Seconds->getAsNumber() : 0;
   return In.Ok;
@@ -505,7 +513,8 @@ static bool readJsonReport(const json::Value &V, RunReport &R) {
 static bool readSarifReport(const json::Value &V, RunReport &R) {
   ReportReader Probe("");
   const json::Value *Run = Probe.first(&V, "runs");
-  std::string Root = Probe.text(Probe.at(Probe.at(Run, "originalUriBaseIds"), "SRCROOT"), "uri");
+  std::string Root = Probe.text(
+      Probe.at(Probe.at(Run, "originalUriBaseIds"), "SRCROOT"), "uri");
   if (!Probe.Ok || !StringRef(Root).starts_with("file://"))
     return false;
   R.BaseDir = percentDecode(StringRef(Root).drop_front(7).drop_back());
@@ -531,7 +540,8 @@ static bool readSarifReport(const json::Value &V, RunReport &R) {
     Finding E;
     E.Level = "error";
     E.Message = In.text(In.at(&N, "message"), "text");
-    E.Where = In.sarifPoint(In.at(In.first(&N, "locations"), "physicalLocation"));
+    E.Where =
+        In.sarifPoint(In.at(In.first(&N, "locations"), "physicalLocation"));
     if (R.Failed.empty() || R.Failed.back().File != File)
       R.Failed.push_back({File, {}});
     R.Failed.back().Errors.push_back(std::move(E));
@@ -539,7 +549,8 @@ static bool readSarifReport(const json::Value &V, RunReport &R) {
   return In.Ok;
 }
 
-std::optional<ReportFormat> readReport(StringRef Text, RunReport &R, std::string &Error) {
+std::optional<ReportFormat> readReport(StringRef Text, RunReport &R,
+                                       std::string &Error) {
   Expected<json::Value> V = json::parse(Text);
   if (!V) {
     Error = "not JSON: " + toString(V.takeError());
@@ -559,15 +570,17 @@ std::optional<ReportFormat> readReport(StringRef Text, RunReport &R, std::string
 }
 
 bool reportOrder(const Finding &A, const Finding &B) {
-  return std::tie(A.Where.File, A.Where.Line, A.Where.Column, A.Check, A.Message) <
-         std::tie(B.Where.File, B.Where.Line, B.Where.Column, B.Check, B.Message);
+  return std::tie(A.Where.File, A.Where.Line, A.Where.Column, A.Check,
+                  A.Message) < std::tie(B.Where.File, B.Where.Line,
+                                        B.Where.Column, B.Check, B.Message);
 }
 
 void sortReport(RunReport &R) {
   std::stable_sort(R.Findings.begin(), R.Findings.end(), reportOrder);
   std::stable_sort(R.Remarks.begin(), R.Remarks.end(), reportOrder);
-  std::stable_sort(R.Failed.begin(), R.Failed.end(),
-                   [](const FailedFile &A, const FailedFile &B) { return A.File < B.File; });
+  std::stable_sort(
+      R.Failed.begin(), R.Failed.end(),
+      [](const FailedFile &A, const FailedFile &B) { return A.File < B.File; });
   llvm::sort(R.StaleBaselineEntries);
 }
 

@@ -41,10 +41,12 @@ public:
       : Inner(std::move(Inner)), Path(std::move(Path)), Recorder(Recorder) {}
   ErrorOr<vfs::Status> status() override { return Inner->status(); }
   ErrorOr<std::string> getName() override { return Inner->getName(); }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> getBuffer(const Twine &Name, int64_t FileSize,
+  ErrorOr<std::unique_ptr<MemoryBuffer>> getBuffer(const Twine &Name,
+                                                   int64_t FileSize,
                                                    bool RequiresNullTerminator,
                                                    bool IsVolatile) override {
-    auto Buffer = Inner->getBuffer(Name, FileSize, RequiresNullTerminator, IsVolatile);
+    auto Buffer =
+        Inner->getBuffer(Name, FileSize, RequiresNullTerminator, IsVolatile);
     if (Buffer)
       Recorder.saw(Path, "r:" + ResultCache::hash((*Buffer)->getBuffer()));
     return Buffer;
@@ -115,12 +117,14 @@ static json::Object messageToJson(const tooling::DiagnosticMessage &M) {
   for (const auto &Entry : M.Fix) {
     json::Array Edits;
     for (const tooling::Replacement &E : Entry.getValue())
-      Edits.push_back(
-          json::Array{E.getOffset(), E.getLength(), E.getReplacementText().str()});
+      Edits.push_back(json::Array{E.getOffset(), E.getLength(),
+                                  E.getReplacementText().str()});
     Fix[Entry.getKey().str()] = std::move(Edits);
   }
-  return json::Object{{"text", M.Message},   {"file", M.FilePath},
-                      {"offset", M.FileOffset}, {"ranges", std::move(Ranges)},
+  return json::Object{{"text", M.Message},
+                      {"file", M.FilePath},
+                      {"offset", M.FileOffset},
+                      {"ranges", std::move(Ranges)},
                       {"fix", std::move(Fix)}};
 }
 
@@ -147,11 +151,13 @@ static json::Object resultToJson(const FileResult &R) {
       List.push_back(json::Array{S.Begin, S.End, S.Name});
     Functions[File] = std::move(List);
   }
-  return json::Object{{"errors", std::move(Errors)}, {"functions", std::move(Functions)}};
+  return json::Object{{"errors", std::move(Errors)},
+                      {"functions", std::move(Functions)}};
 }
 
 /// Reads what messageToJson wrote; false when anything is missing or wrong.
-static bool messageFromJson(const json::Value *V, tooling::DiagnosticMessage &M) {
+static bool messageFromJson(const json::Value *V,
+                            tooling::DiagnosticMessage &M) {
   const json::Object *O = V ? V->getAsObject() : nullptr;
   if (!O)
     return false;
@@ -167,8 +173,8 @@ static bool messageFromJson(const json::Value *V, tooling::DiagnosticMessage &M)
   M.FileOffset = *Offset;
   for (const json::Value &R : *Ranges) {
     const json::Array *A = R.getAsArray();
-    if (!A || A->size() != 3 || !(*A)[0].getAsString() || !(*A)[1].getAsInteger() ||
-        !(*A)[2].getAsInteger())
+    if (!A || A->size() != 3 || !(*A)[0].getAsString() ||
+        !(*A)[1].getAsInteger() || !(*A)[2].getAsInteger())
       return false;
     tooling::FileByteRange Range;
     Range.FilePath = (*A)[0].getAsString()->str();
@@ -183,8 +189,8 @@ static bool messageFromJson(const json::Value *V, tooling::DiagnosticMessage &M)
     tooling::Replacements &Out = M.Fix[FileName.str()];
     for (const json::Value &E : *List) {
       const json::Array *A = E.getAsArray();
-      if (!A || A->size() != 3 || !(*A)[0].getAsInteger() || !(*A)[1].getAsInteger() ||
-          !(*A)[2].getAsString())
+      if (!A || A->size() != 3 || !(*A)[0].getAsInteger() ||
+          !(*A)[1].getAsInteger() || !(*A)[2].getAsString())
         return false;
       if (llvm::Error Err = Out.add(tooling::Replacement(
               FileName.str(), *(*A)[0].getAsInteger(), *(*A)[1].getAsInteger(),
@@ -214,7 +220,8 @@ static bool resultFromJson(const json::Object *O, FileResult &R) {
     const json::Array *Notes = E->getArray("notes");
     if (!Name || !Level || !Dir || !WError || !Aliases || !Notes)
       return false;
-    ClangTidyError Error(*Name, static_cast<ClangTidyError::Level>(*Level), *Dir, *WError);
+    ClangTidyError Error(*Name, static_cast<ClangTidyError::Level>(*Level),
+                         *Dir, *WError);
     if (!messageFromJson(E->get("message"), Error.Message))
       return false;
     for (const json::Value &N : *Notes) {
@@ -236,8 +243,8 @@ static bool resultFromJson(const json::Object *O, FileResult &R) {
     std::vector<FunctionSpan> &Out = R.Functions[File.str()];
     for (const json::Value &S : *List) {
       const json::Array *A = S.getAsArray();
-      if (!A || A->size() != 3 || !(*A)[0].getAsInteger() || !(*A)[1].getAsInteger() ||
-          !(*A)[2].getAsString())
+      if (!A || A->size() != 3 || !(*A)[0].getAsInteger() ||
+          !(*A)[1].getAsInteger() || !(*A)[2].getAsString())
         return false;
       Out.push_back({static_cast<unsigned>(*(*A)[0].getAsInteger()),
                      static_cast<unsigned>(*(*A)[1].getAsInteger()),
@@ -257,7 +264,8 @@ std::unique_ptr<ResultCache> ResultCache::open(StringRef Dir, uint64_t MaxBytes,
   SmallString<256> Abs(Dir);
   sys::fs::make_absolute(Abs);
   if (std::error_code EC = sys::fs::create_directories(Abs)) {
-    Error = "cannot use the cache directory '" + Dir.str() + "': " + EC.message();
+    Error =
+        "cannot use the cache directory '" + Dir.str() + "': " + EC.message();
     return nullptr;
   }
   if (sys::fs::access(Abs, sys::fs::AccessMode::Write)) {
@@ -271,7 +279,8 @@ std::unique_ptr<ResultCache> ResultCache::open(StringRef Dir, uint64_t MaxBytes,
 }
 
 std::string ResultCache::key(StringRef File, StringRef Configuration,
-                             ArrayRef<std::string> CompileCommands, bool ApplyAnyFix) {
+                             ArrayRef<std::string> CompileCommands,
+                             bool ApplyAnyFix) {
   std::string Text;
   raw_string_ostream OS(Text);
   auto Main = MemoryBuffer::getFile(File);
@@ -305,8 +314,9 @@ std::string ResultCache::observe(StringRef Path, bool Contents) {
     What = "d";
   else if (!Contents)
     What = "f";
-  else if (auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false))
+  else if (auto Buffer =
+               MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false))
     What = "r:" + hash((*Buffer)->getBuffer());
   else
     What = "a";
@@ -354,16 +364,19 @@ std::optional<FileResult> ResultCache::lookup(StringRef Key) {
     return Miss("the entry's result is damaged");
   // Least recently used goes first when the cache is full: a hit is a use.
   int FD;
-  if (!sys::fs::openFileForWrite(Path, FD, sys::fs::CD_OpenExisting, sys::fs::OF_Append)) {
-    (void)sys::fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
+  if (!sys::fs::openFileForWrite(Path, FD, sys::fs::CD_OpenExisting,
+                                 sys::fs::OF_Append)) {
+    (void)sys::fs::setLastAccessAndModificationTime(
+        FD, std::chrono::system_clock::now());
     sys::Process::SafelyCloseFileDescriptor(FD);
   }
   ++Hits;
   return R;
 }
 
-void ResultCache::store(StringRef Key, const FileResult &R,
-                        const std::map<std::string, std::string> &Dependencies) {
+void ResultCache::store(
+    StringRef Key, const FileResult &R,
+    const std::map<std::string, std::string> &Dependencies) {
   json::Object Seen;
   for (const auto &[File, What] : Dependencies)
     Seen[File] = What;

@@ -37,7 +37,8 @@ struct FileResult;
 /// system the compiler used. Paths are absolute as the compiler spelled them.
 class DependencyRecorder : public llvm::vfs::ProxyFileSystem {
 public:
-  explicit DependencyRecorder(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS)
+  explicit DependencyRecorder(
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS)
       : ProxyFileSystem(std::move(FS)) {}
 
   llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &Path) override;
@@ -64,13 +65,15 @@ public:
   /// \p ToolIdentity names this devplace build; entries of another are
   /// never answered. Null, with the reason in \p Error, when the directory
   /// cannot be used.
-  static std::unique_ptr<ResultCache> open(llvm::StringRef Dir, uint64_t MaxBytes,
+  static std::unique_ptr<ResultCache> open(llvm::StringRef Dir,
+                                           uint64_t MaxBytes,
                                            std::string ToolIdentity,
                                            std::string &Error);
 
   /// The key of everything known before parsing.
   std::string key(llvm::StringRef File, llvm::StringRef Configuration,
-                  llvm::ArrayRef<std::string> CompileCommands, bool ApplyAnyFix);
+                  llvm::ArrayRef<std::string> CompileCommands,
+                  bool ApplyAnyFix);
 
   /// The stored result for \p Key when every file it depended on is as it
   /// was; std::nullopt otherwise (a damaged or foreign entry included).
@@ -92,7 +95,8 @@ public:
 
 private:
   ResultCache(std::string Dir, uint64_t MaxBytes, std::string Identity)
-      : Dir(std::move(Dir)), MaxBytes(MaxBytes), Identity(std::move(Identity)) {}
+      : Dir(std::move(Dir)), MaxBytes(MaxBytes), Identity(std::move(Identity)) {
+  }
   std::string entryPath(llvm::StringRef Key) const;
   /// What \p Path holds now, in DependencyRecorder's terms, memoised for
   /// the run (files do not change under a run that reads them).

@@ -1,7 +1,10 @@
 """Prints the `run:` script of the step with the given id in a GitHub Actions
 workflow, so a test can run exactly what the recipe runs.
 
-Usage: workflow_step.py WORKFLOW.yml STEP_ID
+Usage: workflow_step.py WORKFLOW.yml STEP_ID [NAME=VALUE ...]
+
+Each NAME=VALUE replaces the expression ${{ NAME }} as GitHub Actions would
+(e.g. matrix.shard=2).
 """
 import re
 import sys
@@ -19,6 +22,10 @@ for i, line in enumerate(lines):
                     if lines[k].strip() and len(lines[k]) - len(lines[k].lstrip()) <= indent:
                         break
                     body.append(lines[k].strip())
-                print("\n".join(body))
+                script = "\n".join(body)
+                for setting in sys.argv[3:]:
+                    name, value = setting.split("=", 1)
+                    script = script.replace("${{ %s }}" % name, value)
+                print(script)
                 sys.exit(0)
 sys.exit("no step with id %s and a run: block" % step_id)
