@@ -204,10 +204,16 @@ void SyncInLoopCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
     if (classify(S.Call, PM, Loop) != Use::Accumulates)
       continue;
     SourceLocation Loc = S.Call->getExprLoc();
-    diag(Loc, "'%0' %select{may be|is}1 on a CUDA device and '%2' copies it to "
-              "the host on every iteration, so the loop waits for the GPU each "
-              "time")
-        << S.Tensor << S.Definite << S.What;
+    if (S.CallerDevice.empty())
+      diag(Loc, "'%0' %select{may be|is}1 on a CUDA device and '%2' copies it "
+                "to the host on every iteration, so the loop waits for the GPU "
+                "each time")
+          << S.Tensor << S.Definite << S.What;
+    else
+      diag(Loc, "'%0' is on the device the caller passes as '%1' and '%2' "
+                "copies it to the host on every iteration: on a GPU the loop "
+                "waits for it each time")
+          << S.Tensor << S.CallerDevice << S.What;
     addProvenanceNotes(S.Why, Loc, SM);
     diag(Loc,
          "keep the running value on the device (a tensor sum such as "

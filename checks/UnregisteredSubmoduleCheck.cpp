@@ -81,6 +81,21 @@ public:
       for (const Expr *Arg : CE->arguments())
         if (const FieldDecl *F = fieldOf(Arg))
           Uses[F].Registered = true;
+    // layers->push_back(register_module("fc", Linear(4, 4))): a container
+    // whose children are registered on this module one by one is, in
+    // effect, registered: they move, train and save with it.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+        MC && ApiTable::builtin().methodName(methodName(MC),
+                                             ApiRole::ContainerInsert)) {
+      const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Obj);
+          Arrow && Arrow->getOperator() == OO_Arrow)
+        Obj = Arrow->getArg(0);
+      if (const FieldDecl *F = fieldOf(Obj))
+        for (const Expr *Arg : MC->arguments())
+          if (registers(Arg))
+            Uses[F].Registered = true;
+    }
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
         OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
       if (const FieldDecl *F = fieldOf(OC->getArg(0)))
@@ -159,15 +174,42 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
     // output), not parameters or buffers.
     if (C == DeviceCarrier::Tensor && !U.InitialisedInConstructor)
       continue;
+    // Which harm applies: a module without parameters or buffers moves,
+    // trains and saves nothing; one whose behaviour depends on train() and
+    // eval() (dropout, batch norm) stays in training mode.
+    bool Parameterless = false, TrainingMode = false;
+    if (C == DeviceCarrier::Module) {
+      const ApiTable &Api = ApiTable::builtin();
+      std::string N = moduleClassName(F->getType());
+      auto Has = [&](ApiRole R) {
+        return !N.empty() &&
+               (Api.endsWith(N, R) || Api.is(ApiMatch::ClassName, N, R));
+      };
+      Parameterless = Has(ApiRole::ParameterlessModule);
+      TrainingMode = Has(ApiRole::TrainingModeModule);
+      if (Parameterless && !TrainingMode)
+        continue;
+    }
     {
-    auto D = diag(F->getLocation(),
-                  "%select{submodule|tensor member}0 '%1' of '%2' is never "
-                  "registered: it will not move with ->to(device)%select{, and "
-                  "its parameters will not be trained or saved; register it "
-                  "with register_module|, will not be trained as a parameter "
-                  "and will not be saved; register it with register_parameter "
-                  "or register_buffer}0")
-             << (C == DeviceCarrier::Tensor) << F->getName() << RD->getName();
+    auto D = Parameterless
+                 ? diag(F->getLocation(),
+                        "submodule '%0' of '%1' is never registered: it stays "
+                        "in training mode when '%1' is put in eval() mode; "
+                        "register it with register_module")
+                       << F->getName() << RD->getName()
+                 : diag(F->getLocation(),
+                        "%select{submodule|tensor member}0 '%1' of '%2' is "
+                        "never registered: it will not move with "
+                        "->to(device)%select{, and its parameters will not be "
+                        "trained or saved%3; register it with register_module|, "
+                        "will not be trained as a parameter and will not be "
+                        "saved; register it with register_parameter or "
+                        "register_buffer}0")
+                       << (C == DeviceCarrier::Tensor) << F->getName()
+                       << RD->getName()
+                       << (TrainingMode ? ", and it stays in training mode under "
+                                          "eval()"
+                                        : "");
     // Fix-it: wrap the one value the submodule gets in register_module,
     // when that value is an expression of its own (not `se(4, 4)`).
     const Expr *Value = stripValue(U.FirstValue);

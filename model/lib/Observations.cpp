@@ -122,6 +122,24 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
     if (Unknown)
       access(K, Call, Unknown, UnknownFact, Name);
   };
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    // rows.emplace_back(p, p + n), v.insert(v.end(), p, p + n): a standard
+    // container copies [p, p + n) on the host. Only a pair of pointers is a
+    // range: emplace_back(p) into a vector of pointers reads nothing.
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    std::string Name = methodName(MC).str();
+    if (M && Api.methodName(Name, ApiRole::ReadsPointerRange) &&
+        Api.inNamespace(qualifiedName(M->getParent()), ApiRole::StandardLibrary)) {
+      llvm::SmallVector<const Expr *, 2> Pointers;
+      for (const Expr *Arg : MC->arguments())
+        if (Arg->IgnoreParenImpCasts()->getType()->isPointerType())
+          Pointers.push_back(Arg);
+      if (Pointers.size() == 2) {
+        CheckArgs(MC, Pointers, HostAccess::Call, calleeName(MC));
+        return;
+      }
+    }
+  }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     std::string N = calleeName(CE);
     if (!N.empty() && Api.callee(N, ApiRole::HostMemoryCall))
@@ -198,11 +216,23 @@ void FunctionAnalyzer::observeSync(const Expr *E) {
     return;
   Fact F = eval(Tensor);
   Mask OnDev = F.Dev & Cur->Reach;
-  if (!OnDev)
+  // test(model, device, loader): on the device the caller passes in.
+  std::string CallerDevice;
+  for (unsigned I = 0; !OnDev && I < FD->getNumParams() && I < 32; ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    DeviceCarrier C = classifyType(P->getType());
+    if ((F.Params & (1u << I)) &&
+        (C == DeviceCarrier::Device || C == DeviceCarrier::Options)) {
+      CallerDevice = P->getName().str();
+      break;
+    }
+  }
+  if (!OnDev && CallerDevice.empty())
     return;
   Out.Syncs.push_back(HostSync{E, text(Tensor), What,
-                               OnDev == Cur->Reach && !(F.Host & Cur->Reach),
-                               F.Why});
+                               OnDev && OnDev == Cur->Reach &&
+                                   !(F.Host & Cur->Reach),
+                               F.Why, CallerDevice});
 }
 
 //--- values that meet in one operation -------------------------------------
@@ -214,30 +244,9 @@ void FunctionAnalyzer::meet(const Expr *Where, const Expr *A, const Expr *B,
 }
 
 bool FunctionAnalyzer::parameterless(const Expr *Module) const {
-  QualType T = Module->getType().getNonReferenceType();
-  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  if (!RD)
-    return false;
-  // For holders and shared_ptrs, the module class is the template argument.
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-      Spec && Spec->getTemplateArgs().size() >= 1 &&
-      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
-    if (const CXXRecordDecl *Inner =
-            Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl())
-      RD = Inner;
-  for (const CXXBaseSpecifier &B : RD->bases())
-    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-            B.getType()->getAsCXXRecordDecl());
-        Spec &&
-        Api.is(ApiMatch::Class, qualifiedName(Spec), ApiRole::ModuleHolder) &&
-        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
-      RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
-  if (!RD || !RD->getIdentifier())
-    return false;
-  llvm::StringRef N = RD->getName();
-  N.consume_back("Impl");
-  return Api.endsWith(N, ApiRole::ParameterlessModule) ||
-         Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule);
+  std::string N = moduleClassName(Module->getType());
+  return !N.empty() && (Api.endsWith(N, ApiRole::ParameterlessModule) ||
+                        Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule));
 }
 
 void FunctionAnalyzer::observeOperation(const Expr *E) {

@@ -76,6 +76,32 @@ static bool derivesFrom(const CXXRecordDecl *RD, ApiRole R) {
   return Found;
 }
 
+std::string moduleClassName(QualType Type) {
+  QualType T = Type.getNonReferenceType();
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return "";
+  // For holders and shared_ptrs, the module class is the template argument.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+      Spec && Spec->getTemplateArgs().size() >= 1 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    if (const CXXRecordDecl *Inner =
+            Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl())
+      RD = Inner;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            B.getType()->getAsCXXRecordDecl());
+        Spec &&
+        ApiTable::builtin().is(ApiMatch::Class, qualifiedName(Spec), ApiRole::ModuleHolder) &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier())
+    return "";
+  llvm::StringRef N = RD->getName();
+  N.consume_back("Impl");
+  return N.str();
+}
+
 bool isNNModuleClass(const CXXRecordDecl *RD) {
   return derivesFrom(RD, ApiRole::ModuleBase);
 }

@@ -42,3 +42,37 @@ struct NotAModule {
   torch::nn::Linear fc;
   torch::Tensor t;
 };
+
+// Which harm applies: none for modules without parameters or buffers
+// (activations, Flatten: silent); training mode for dropout; all of them for
+// batch norm. A container whose children are registered on this module one by
+// one is registered in effect; one whose children are not is reported.
+struct HeadImpl : torch::nn::Module {
+  HeadImpl() {
+    act = torch::nn::ReLU();
+    flat = torch::nn::Flatten();
+    drop = torch::nn::Dropout(0.2);
+    // FIXES: {{^ *}}drop = register_module("drop", torch::nn::Dropout(0.2));{{$}}
+    norm = torch::nn::BatchNorm2d(8);
+    // FIXES: {{^ *}}norm = register_module("norm", torch::nn::BatchNorm2d(8));{{$}}
+    layers = torch::nn::Sequential();
+    layers->push_back(register_module("fc1", torch::nn::Linear(8, 8)));
+    layers->push_back(register_module("fc2", torch::nn::Linear(8, 2)));
+    other = torch::nn::Sequential();
+    // FIXES: {{^ *}}other = register_module("other", torch::nn::Sequential());{{$}}
+    other->push_back(torch::nn::Linear(8, 8));
+  }
+  torch::nn::ReLU act{nullptr};
+  torch::nn::Flatten flat{nullptr};
+  torch::nn::Dropout drop{nullptr};
+  torch::nn::BatchNorm2d norm{nullptr};
+  torch::nn::Sequential layers{nullptr}, other{nullptr};
+};
+// (The CHECK lines come after the class: the CLI prints the lines from each
+// fix-it to its warning, and they must not hold "warning:" text.)
+// CHECK: :[[@LINE-6]]:22: warning: submodule 'drop' of 'HeadImpl' is never registered: it stays in training mode when 'HeadImpl' is put in eval() mode; register it with register_module [devplace-unregistered-submodule]
+// CHECK: :[[@LINE-20]]:12: note: 'drop' is given its value here
+// CHECK: :[[@LINE-7]]:26: warning: submodule 'norm' of 'HeadImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved, and it stays in training mode under eval(); register it with register_module [devplace-unregistered-submodule]
+// CHECK: :[[@LINE-20]]:12: note: 'norm' is given its value here
+// CHECK: :[[@LINE-8]]:42: warning: submodule 'other' of 'HeadImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved; register it with register_module [devplace-unregistered-submodule]
+// CHECK: :[[@LINE-17]]:13: note: 'other' is given its value here

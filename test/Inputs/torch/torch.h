@@ -422,11 +422,43 @@ public:
   template <typename... Modules> explicit SequentialImpl(Modules &&...modules);
   template <typename ReturnType = at::Tensor, typename... InputTypes>
   ReturnType forward(InputTypes &&...inputs);
+  template <typename ModuleType> void push_back(std::shared_ptr<ModuleType> module);
+  template <typename M> void push_back(ModuleHolder<M> module_holder);
 };
 class Sequential : public ModuleHolder<SequentialImpl> {
 public:
   using ModuleHolder<SequentialImpl>::ModuleHolder;
   Sequential();
+};
+// Modules with no parameters: dropout depends on train()/eval(), Flatten not.
+class DropoutImpl : public Module {
+public:
+  explicit DropoutImpl(double p = 0.5);
+  at::Tensor forward(at::Tensor input);
+};
+class Dropout : public ModuleHolder<DropoutImpl> {
+public:
+  using ModuleHolder<DropoutImpl>::ModuleHolder;
+  Dropout();
+};
+class FlattenImpl : public Module {
+public:
+  at::Tensor forward(const at::Tensor &input);
+};
+class Flatten : public ModuleHolder<FlattenImpl> {
+public:
+  using ModuleHolder<FlattenImpl>::ModuleHolder;
+  Flatten();
+};
+// Parameters, buffers, and a train()/eval() behaviour.
+class BatchNorm2dImpl : public Module {
+public:
+  explicit BatchNorm2dImpl(int64_t num_features);
+  at::Tensor forward(const at::Tensor &input);
+};
+class BatchNorm2d : public ModuleHolder<BatchNorm2dImpl> {
+public:
+  using ModuleHolder<BatchNorm2dImpl>::ModuleHolder;
 };
 } // namespace torch::nn
 

@@ -58,6 +58,11 @@ struct HostSync {
   std::string What; ///< ".item()", ".cpu()", "operator<<", …
   bool Definite;
   const Step *Why;
+  /// Empty when the function itself may put the tensor on a device.
+  /// Otherwise the name of the function's torch::Device or TensorOptions
+  /// parameter whose device the tensor is on: the caller's choice, which
+  /// may be an accelerator.
+  std::string CallerDevice = {};
 };
 
 /// What the model records about one function.

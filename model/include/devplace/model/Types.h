@@ -44,6 +44,11 @@ bool isTensorType(QualType T);
 /// True for torch::nn::Module and classes derived from it.
 bool isNNModuleClass(const CXXRecordDecl *RD);
 
+/// The name of the module class a module-typed value holds ("ReLU" for
+/// torch::nn::ReLU, its ReLUImpl, or a shared_ptr to either; "Net" for a
+/// NetImpl of the project's own), or "" when there is none.
+std::string moduleClassName(QualType T);
+
 /// The fully qualified name of \p D without template arguments or inline
 /// namespaces ("std::vector", "torch::zeros").
 std::string qualifiedName(const NamedDecl *D);
