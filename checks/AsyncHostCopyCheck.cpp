@@ -136,7 +136,8 @@ void AsyncHostCopyCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
   const SourceManager &SM = Ctx.getSourceManager();
   for (const HostSync &S : R.Syncs) {
     const auto *MC = dyn_cast<CXXMemberCallExpr>(S.Call);
-    if (!MC || !S.CallerDevice.empty() || !Api.tensorMethod(methodName(MC), ApiRole::MovesToArgument) ||
+    if (!MC || !S.CallerDevice.empty() ||
+        !Api.tensorMethod(methodName(MC), ApiRole::MovesToArgument) ||
         !nonBlocking(MC, Api, Ctx))
       continue;
     const Expr *Read = unsynchronisedRead(FD, MC, *R.Parents, Api, SM);

@@ -191,37 +191,38 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
         continue;
     }
     {
-    auto D = Parameterless
-                 ? diag(F->getLocation(),
-                        "submodule '%0' of '%1' is never registered: it stays "
-                        "in training mode when '%1' is put in eval() mode; "
-                        "register it with register_module")
-                       << F->getName() << RD->getName()
-                 : diag(F->getLocation(),
-                        "%select{submodule|tensor member}0 '%1' of '%2' is "
-                        "never registered: it will not move with "
-                        "->to(device)%select{, and its parameters will not be "
-                        "trained or saved%3; register it with register_module|, "
-                        "will not be trained as a parameter and will not be "
-                        "saved; register it with register_parameter or "
-                        "register_buffer}0")
-                       << (C == DeviceCarrier::Tensor) << F->getName()
-                       << RD->getName()
-                       << (TrainingMode ? ", and it stays in training mode under "
-                                          "eval()"
-                                        : "");
-    // Fix-it: wrap the one value the submodule gets in register_module,
-    // when that value is an expression of its own (not `se(4, 4)`).
-    const Expr *Value = stripValue(U.FirstValue);
-    bool Wrappable = Value && isa<CallExpr, CXXTemporaryObjectExpr,
-                                  CXXFunctionalCastExpr, DeclRefExpr>(Value);
-    if (C == DeviceCarrier::Module && U.Values == 1 && Wrappable &&
-        !Value->getBeginLoc().isMacroID()) {
-      std::string Text = sourceText(Value->getSourceRange(), Ctx);
-      if (!Text.empty())
-        D << FixItHint::CreateReplacement(
-            Value->getSourceRange(),
-            "register_module(\"" + F->getName().str() + "\", " + Text + ")");
+      auto D =
+          Parameterless
+              ? diag(F->getLocation(),
+                     "submodule '%0' of '%1' is never registered: it stays "
+                     "in training mode when '%1' is put in eval() mode; "
+                     "register it with register_module")
+                    << F->getName() << RD->getName()
+              : diag(F->getLocation(),
+                     "%select{submodule|tensor member}0 '%1' of '%2' is "
+                     "never registered: it will not move with "
+                     "->to(device)%select{, and its parameters will not be "
+                     "trained or saved%3; register it with register_module|, "
+                     "will not be trained as a parameter and will not be "
+                     "saved; register it with register_parameter or "
+                     "register_buffer}0")
+                    << (C == DeviceCarrier::Tensor) << F->getName()
+                    << RD->getName()
+                    << (TrainingMode ? ", and it stays in training mode under "
+                                       "eval()"
+                                     : "");
+      // Fix-it: wrap the one value the submodule gets in register_module,
+      // when that value is an expression of its own (not `se(4, 4)`).
+      const Expr *Value = stripValue(U.FirstValue);
+      bool Wrappable = Value && isa<CallExpr, CXXTemporaryObjectExpr,
+                                    CXXFunctionalCastExpr, DeclRefExpr>(Value);
+      if (C == DeviceCarrier::Module && U.Values == 1 && Wrappable &&
+          !Value->getBeginLoc().isMacroID()) {
+        std::string Text = sourceText(Value->getSourceRange(), Ctx);
+        if (!Text.empty())
+          D << FixItHint::CreateReplacement(
+              Value->getSourceRange(),
+              "register_module(\"" + F->getName().str() + "\", " + Text + ")");
     }
     } // the warning is emitted before its note
     diag(U.FirstValue ? U.FirstValue->getBeginLoc() : F->getLocation(),

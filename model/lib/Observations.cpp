@@ -129,7 +129,8 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
     const CXXMethodDecl *M = MC->getMethodDecl();
     std::string Name = methodName(MC).str();
     if (M && Api.methodName(Name, ApiRole::ReadsPointerRange) &&
-        Api.inNamespace(qualifiedName(M->getParent()), ApiRole::StandardLibrary)) {
+        Api.inNamespace(qualifiedName(M->getParent()),
+                        ApiRole::StandardLibrary)) {
       llvm::SmallVector<const Expr *, 2> Pointers;
       for (const Expr *Arg : MC->arguments())
         if (Arg->IgnoreParenImpCasts()->getType()->isPointerType())
@@ -229,10 +230,10 @@ void FunctionAnalyzer::observeSync(const Expr *E) {
   }
   if (!OnDev && CallerDevice.empty())
     return;
-  Out.Syncs.push_back(HostSync{E, text(Tensor), What,
-                               OnDev && OnDev == Cur->Reach &&
-                                   !(F.Host & Cur->Reach),
-                               F.Why, CallerDevice});
+  Out.Syncs.push_back(
+      HostSync{E, text(Tensor), What,
+               OnDev && OnDev == Cur->Reach && !(F.Host & Cur->Reach), F.Why,
+               CallerDevice});
 }
 
 //--- values that meet in one operation -------------------------------------
@@ -245,8 +246,9 @@ void FunctionAnalyzer::meet(const Expr *Where, const Expr *A, const Expr *B,
 
 bool FunctionAnalyzer::parameterless(const Expr *Module) const {
   std::string N = moduleClassName(Module->getType());
-  return !N.empty() && (Api.endsWith(N, ApiRole::ParameterlessModule) ||
-                        Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule));
+  return !N.empty() &&
+         (Api.endsWith(N, ApiRole::ParameterlessModule) ||
+          Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule));
 }
 
 void FunctionAnalyzer::observeOperation(const Expr *E) {

@@ -92,7 +92,8 @@ std::string moduleClassName(QualType Type) {
     if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
             B.getType()->getAsCXXRecordDecl());
         Spec &&
-        ApiTable::builtin().is(ApiMatch::Class, qualifiedName(Spec), ApiRole::ModuleHolder) &&
+        ApiTable::builtin().is(ApiMatch::Class, qualifiedName(Spec),
+                               ApiRole::ModuleHolder) &&
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
       RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
   if (!RD || !RD->getIdentifier())
