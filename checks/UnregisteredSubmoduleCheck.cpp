@@ -223,7 +223,7 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
           D << FixItHint::CreateReplacement(
               Value->getSourceRange(),
               "register_module(\"" + F->getName().str() + "\", " + Text + ")");
-    }
+      }
     } // the warning is emitted before its note
     diag(U.FirstValue ? U.FirstValue->getBeginLoc() : F->getLocation(),
          "'%0' is given its value here", DiagnosticIDs::Note)
