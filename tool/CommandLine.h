@@ -8,6 +8,7 @@
 #ifndef DEVPLACE_TOOL_COMMANDLINE_H
 #define DEVPLACE_TOOL_COMMANDLINE_H
 
+#include "Reports.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/CommandLine.h"
 #include <map>
@@ -19,7 +20,7 @@ namespace devplace_tool {
 extern llvm::cl::OptionCategory DevplaceCategory;
 extern const char Overview[];
 extern const char DefaultChecks[];
-enum class OutputFormat { Text, Sarif, Json };
+using OutputFormat = ReportFormat;
 extern llvm::cl::opt<std::string> Checks;
 extern llvm::cl::opt<std::string> Config;
 extern llvm::cl::opt<std::string> ConfigFile;

@@ -341,22 +341,10 @@ int main(int argc, const char **argv) {
     exportReplacements(Files->empty() ? std::string() : Files->front(), Kept,
                        OS);
   }
-  if (!StreamText && (Format != OutputFormat::Text || !Output.empty())) {
-    std::error_code EC;
-    std::optional<raw_fd_ostream> File;
-    if (!Output.empty()) {
-      File.emplace(Output, EC, sys::fs::OF_Text);
-      if (EC)
-        return usageError("cannot write '" + Output + "': " + EC.message());
-    }
-    raw_ostream &OS = File ? static_cast<raw_ostream &>(*File) : outs();
-    if (Format == OutputFormat::Sarif)
-      writeSarif(Report, OS);
-    else if (Format == OutputFormat::Json)
-      writeJson(Report, OS);
-    else
-      writePlainText(Report, OS);
-  }
+  if (!StreamText && (Format != OutputFormat::Text || !Output.empty()))
+    if (std::string Problem = writeReport(Report, Format, Output);
+        !Problem.empty())
+      return usageError(Problem);
   if (!WriteBaseline.empty()) {
     if (llvm::Error E = Baseline::write(WriteBaseline, AllFindings))
       return usageError(toString(std::move(E)));

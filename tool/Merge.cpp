@@ -95,18 +95,8 @@ int mergeMain(int Argc, const char **Argv) {
   }
   sortReport(All);
 
-  std::error_code EC;
-  std::optional<raw_fd_ostream> File;
-  if (!Output.empty()) {
-    File.emplace(Output, EC, sys::fs::OF_Text);
-    if (EC)
-      return mergeError("cannot write '" + Output + "': " + EC.message());
-  }
-  raw_ostream &OS = File ? static_cast<raw_ostream &>(*File) : outs();
-  if (*Format == ReportFormat::Sarif)
-    writeSarif(All, OS);
-  else
-    writeJson(All, OS);
+  if (std::string Problem = writeReport(All, *Format, Output); !Problem.empty())
+    return mergeError(Problem);
   if (!All.Failed.empty())
     return 2;
   return All.Findings.empty() ? 0 : 1;

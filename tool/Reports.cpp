@@ -13,6 +13,7 @@
 #include "Reports.h"
 #include "devplace/model/ApiTable.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include <map>
 
@@ -567,6 +568,24 @@ std::optional<ReportFormat> readReport(StringRef Text, RunReport &R,
     return ReportFormat::Json;
   Error = "neither a SARIF nor a JSON report written by devplace";
   return std::nullopt;
+}
+
+std::string writeReport(const RunReport &R, ReportFormat Format, StringRef Path) {
+  std::error_code EC;
+  std::optional<raw_fd_ostream> File;
+  if (!Path.empty()) {
+    File.emplace(Path, EC, sys::fs::OF_Text);
+    if (EC)
+      return "cannot write '" + Path.str() + "': " + EC.message();
+  }
+  raw_ostream &OS = File ? static_cast<raw_ostream &>(*File) : outs();
+  if (Format == ReportFormat::Sarif)
+    writeSarif(R, OS);
+  else if (Format == ReportFormat::Json)
+    writeJson(R, OS);
+  else
+    writePlainText(R, OS);
+  return "";
 }
 
 bool reportOrder(const Finding &A, const Finding &B) {

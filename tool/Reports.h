@@ -43,7 +43,13 @@ void writePlainText(const RunReport &R, llvm::raw_ostream &OS);
 /// Markdown that docs/api.md holds: the roles, then every row by role.
 void writeApiTable(llvm::raw_ostream &OS);
 
-enum class ReportFormat { Sarif, Json };
+enum class ReportFormat { Text, Sarif, Json };
+
+/// Writes \p R in \p Format (text as writePlainText) to the file \p Path,
+/// or to stdout when it is empty. "" or the reason it cannot be written.
+std::string writeReport(const RunReport &R, ReportFormat Format,
+                        llvm::StringRef Path);
+
 /// Reads back a report writeSarif or writeJson wrote (what `devplace merge`
 /// joins). The SARIF reader recovers what the SARIF writer uses; failed
 /// files come from the notifications' translationUnit property.

@@ -13,12 +13,15 @@ TEST(ApiTable, BuiltinRowsAreIndexedByHowTheyMatch) {
   EXPECT_FALSE(T.tensorMethod("cuda", ApiRole::MovesToHost));
   EXPECT_TRUE(T.tensorMethod("type_as", ApiRole::MovesToDeviceOf));
   EXPECT_TRUE(T.callee("std::memcpy", ApiRole::HostMemoryCall));
-  EXPECT_TRUE(T.callee("std::vector::assign", ApiRole::HostMemoryCall));
+  EXPECT_TRUE(T.callee("std::basic_string::append", ApiRole::HostMemoryCall));
+  // A container's range methods read only a [first, last) pair of pointers.
+  EXPECT_FALSE(T.callee("std::vector::insert", ApiRole::HostMemoryCall));
+  EXPECT_TRUE(T.methodName("emplace_back", ApiRole::ReadsPointerRange));
   EXPECT_TRUE(T.callee("stbi_write_png", ApiRole::HostMemoryCall));
   EXPECT_TRUE(T.classNamed("cv::Mat", ApiRole::NonOwningView));
   EXPECT_FALSE(T.classNamed("std::vector", ApiRole::NonOwningView));
   // A method row is not a tensor-method row.
-  EXPECT_FALSE(T.tensorMethod("std::vector::assign", ApiRole::HostMemoryCall));
+  EXPECT_FALSE(T.tensorMethod("std::basic_string::append", ApiRole::HostMemoryCall));
 }
 
 TEST(ApiTable, NamespacesSuffixesAndSubstrings) {

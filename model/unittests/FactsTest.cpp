@@ -165,6 +165,24 @@ void f() {
   EXPECT_EQ(R.Meetings[0].FB.Host, AllValuations);
 }
 
+TEST(Facts, SyncsOnACallersDeviceNameTheParameter) {
+  TestAST AST(R"cpp(
+void f(torch::Device device, const torch::Tensor &t, const torch::Tensor &x) {
+  float a = t.to(device).item<float>();
+  float b = x.item<float>();
+  float c = t.to(torch::kCPU).item<float>();
+  (void)a; (void)b; (void)c;
+}
+)cpp");
+  const FunctionFacts &R = AST.model().analyze(AST.function("f"));
+  // On the device the caller passes: recorded, naming that parameter. A
+  // tensor parameter's own device is nobody's choice here; a host copy is
+  // on the host.
+  ASSERT_EQ(R.Syncs.size(), 1u);
+  EXPECT_EQ(R.Syncs[0].CallerDevice, "device");
+  EXPECT_FALSE(R.Syncs[0].Definite);
+}
+
 TEST(Facts, TypeAsMovesToTheDeviceOfItsArgument) {
   TestAST AST(R"cpp(
 void f() {
