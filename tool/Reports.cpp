@@ -570,7 +570,8 @@ std::optional<ReportFormat> readReport(StringRef Text, RunReport &R,
   return std::nullopt;
 }
 
-std::string writeReport(const RunReport &R, ReportFormat Format, StringRef Path) {
+std::string writeReport(const RunReport &R, ReportFormat Format,
+                        StringRef Path) {
   std::error_code EC;
   std::optional<raw_fd_ostream> File;
   if (!Path.empty()) {

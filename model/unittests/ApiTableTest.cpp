@@ -21,7 +21,8 @@ TEST(ApiTable, BuiltinRowsAreIndexedByHowTheyMatch) {
   EXPECT_TRUE(T.classNamed("cv::Mat", ApiRole::NonOwningView));
   EXPECT_FALSE(T.classNamed("std::vector", ApiRole::NonOwningView));
   // A method row is not a tensor-method row.
-  EXPECT_FALSE(T.tensorMethod("std::basic_string::append", ApiRole::HostMemoryCall));
+  EXPECT_FALSE(
+      T.tensorMethod("std::basic_string::append", ApiRole::HostMemoryCall));
 }
 
 TEST(ApiTable, NamespacesSuffixesAndSubstrings) {
