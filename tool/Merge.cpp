@@ -4,7 +4,7 @@
 // failures are disjoint: merging is reading each report back, concatenating
 // and putting everything in report order, then writing with the same writer
 // a single run uses. Reports of different configurations (other checks,
-// another working directory or devplace version) are refused: the result
+// another working directory or documentation base) are refused: the result
 // would match no single run.
 //
 //===----------------------------------------------------------------------===//

@@ -327,7 +327,6 @@ std::string ResultCache::observe(StringRef Path, bool Contents) {
 
 std::optional<FileResult> ResultCache::lookup(StringRef Key) {
   auto Miss = [&](const Twine &Why) -> std::optional<FileResult> {
-    ++Misses;
     if (Explain) {
       std::lock_guard<std::mutex> Guard(Lock);
       errs() << "devplace: cache miss " << Key << ": " << Why << "\n";
