@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""devplace's benchmark: devplace against `clang++-19 -fsyntax-only` on the
-same file in the same run, reported as ratios (never as timed tests).
+"""devplace's benchmark: devplace against `clang++ -fsyntax-only` of the same
+LLVM on the same file in the same run, reported as ratios (never as timed
+tests).
 
 Workloads:
   real      a real LibTorch training file (examples/celeba_smile/train_buggy.cpp)
@@ -18,7 +19,10 @@ With --baseline OTHER_BUILD, a second devplace (another commit's build, for
 a change that must not cost more) runs interleaved in the same loop, and its
 ratio is reported beside this build's.
 
-Usage: bench/run.py [--build build] [--baseline DIR] [--repeat 5] [--only NAME ...] [--markdown]
+With several --build directories (builds against LLVM 16, 19, 22), every
+build and its own LLVM's clang++ run interleaved in one loop.
+
+Usage: bench/run.py [--build build ...] [--baseline DIR] [--repeat 5] [--only NAME ...] [--markdown]
 """
 import argparse
 import os
@@ -99,18 +103,39 @@ def measure(cmd):
     return cpu, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 
 
+def llvm_of(build):
+    """(major version, clang++) of the LLVM a build directory was configured with."""
+    cache = os.path.join(build, "CMakeCache.txt")
+    if not os.path.exists(cache):
+        sys.exit(f"bench: {build} is not configured; run scripts/setup.sh first")
+    for line in open(cache):
+        if line.startswith("LLVM_DIR:"):
+            prefix = os.path.dirname(os.path.dirname(os.path.dirname(line.split("=", 1)[1].strip())))
+            out = subprocess.run([os.path.join(prefix, "bin", "llvm-config"), "--version"],
+                                 capture_output=True, text=True, check=True).stdout
+            return out.split(".")[0], os.path.join(prefix, "bin", "clang++")
+    sys.exit(f"bench: {cache} names no LLVM_DIR")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--build", action="append",
+                    help="a build directory (default build/); repeat it for builds against other "
+                         "LLVM versions, each measured against its own clang++ in the same loop")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
-    ap.add_argument("--baseline", help="another build directory whose devplace runs interleaved")
+    ap.add_argument("--baseline", help="another build directory whose devplace runs interleaved "
+                                       "(against the first build's clang++)")
     args = ap.parse_args()
 
-    devplace = os.path.join(args.build, "tool", "devplace")
-    if not os.path.exists(devplace):
-        sys.exit(f"bench: {devplace} is not built; run scripts/setup.sh first")
+    builds = []
+    for build in args.build or [os.path.join(ROOT, "build")]:
+        devplace = os.path.join(build, "tool", "devplace")
+        if not os.path.exists(devplace):
+            sys.exit(f"bench: {devplace} is not built; run scripts/setup.sh first")
+        version, clangxx = llvm_of(build)
+        builds.append((version, clangxx, devplace))
     baseline = os.path.join(args.baseline, "tool", "devplace") if args.baseline else None
     if baseline and not os.path.exists(baseline):
         sys.exit(f"bench: {baseline} is not built")
@@ -129,11 +154,12 @@ def main():
         if args.only and name not in args.only:
             continue
         path, flags = files[name]
-        compiler = ["clang++-19", "-fsyntax-only", *flags, path]
-        tool = [devplace, "--quiet", path, "--", *flags]
-        commands = [("clang", compiler), ("devplace", tool)]
+        commands = []
+        for version, clangxx, devplace in builds:
+            commands.append((("clang", version), [clangxx, "-fsyntax-only", *flags, path]))
+            commands.append((("devplace", version), [devplace, "--quiet", path, "--", *flags]))
         if baseline:
-            commands.append(("baseline", [baseline, "--quiet", path, "--", *flags]))
+            commands.append((("baseline", builds[0][0]), [baseline, "--quiet", path, "--", *flags]))
         times = {key: [] for key, _ in commands}
         mem = {key: 0.0 for key, _ in commands}
         for _ in range(args.repeat):
@@ -143,21 +169,25 @@ def main():
                     sys.exit(f"bench: {' '.join(cmd)} exited with {rc}")
                 times[key].append(t)
                 mem[key] = max(mem[key], m)
-        tc, td = statistics.median(times["clang"]), statistics.median(times["devplace"])
-        rows.append((name, tc, td, td / tc, mem["clang"], mem["devplace"], mem["devplace"] / mem["clang"]))
-        print(f"{name}: CPU clang {tc:.2f}s, devplace {td:.2f}s, ratio {td / tc:.2f}; "
-              f"peak memory {mem['clang']:.0f} MiB vs {mem['devplace']:.0f} MiB ({mem['devplace'] / mem['clang']:.2f})",
-              file=sys.stderr)
+        for version, _, _ in builds:
+            clang, tool = ("clang", version), ("devplace", version)
+            tc, td = statistics.median(times[clang]), statistics.median(times[tool])
+            rows.append((name, version, tc, td, td / tc, mem[clang], mem[tool], mem[tool] / mem[clang]))
+            print(f"{name} (LLVM {version}): CPU clang {tc:.2f}s, devplace {td:.2f}s, ratio {td / tc:.2f}; "
+                  f"peak memory {mem[clang]:.0f} MiB vs {mem[tool]:.0f} MiB ({mem[tool] / mem[clang]:.2f})",
+                  file=sys.stderr)
         if baseline:
-            tb = statistics.median(times["baseline"])
+            first = ("devplace", builds[0][0])
+            tc = statistics.median(times[("clang", builds[0][0])])
+            tb, td = statistics.median(times[("baseline", builds[0][0])]), statistics.median(times[first])
             print(f"{name}: baseline devplace {tb:.2f}s, ratio {tb / tc:.2f}; this build / baseline "
-                  f"{td / tb:.3f}; peak memory {mem['baseline']:.0f} MiB", file=sys.stderr)
+                  f"{td / tb:.3f}; peak memory {mem[('baseline', builds[0][0])]:.0f} MiB", file=sys.stderr)
 
     if args.markdown:
-        print("| workload | clang++-19 -fsyntax-only (CPU) | devplace (CPU) | time ratio | peak memory (clang / devplace) | memory ratio |")
-        print("|---|---|---|---|---|---|")
-        for name, tc, td, r, mc, md, rm in rows:
-            print(f"| {name} | {tc:.2f} s | {td:.2f} s | {r:.2f}x | {mc:.0f} / {md:.0f} MiB | {rm:.2f}x |")
+        print("| workload | LLVM | clang++ -fsyntax-only (CPU) | devplace (CPU) | time ratio | peak memory (clang / devplace) | memory ratio |")
+        print("|---|---|---|---|---|---|---|")
+        for name, version, tc, td, r, mc, md, rm in rows:
+            print(f"| {name} | {version} | {tc:.2f} s | {td:.2f} s | {r:.2f}x | {mc:.0f} / {md:.0f} MiB | {rm:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@
 #include "SyncInLoopCheck.h"
 #include "UnregisteredSubmoduleCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
-#include "clang-tidy/ClangTidyModuleRegistry.h"
+#include "devplace/Compat.h"
 
 namespace clang::tidy::devplace {
 

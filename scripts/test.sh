@@ -2,7 +2,15 @@
 # Quick start, part two: set everything up and run the whole test suite
 # (lit + FileCheck through the plugin and the CLI, integration tests on the
 # real LibTorch headers). Exits non-zero when any test fails.
+#   scripts/test.sh                          LLVM 19, in build/
+#   scripts/test.sh --llvm 22 --build DIR    another LLVM, in its own build
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --tests
-cmake --build build --target check
+build=build
+args=("$@")
+while (($#)); do
+  [[ "$1" == "--build" ]] && build="${2:-}"
+  shift
+done
+scripts/setup.sh --tests "${args[@]}"
+cmake --build "$build" --target check

@@ -54,6 +54,14 @@ config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%torch_flags", config.torch_flags))
 
+# The LLVM the build uses: `REQUIRES: llvm-22`, and `FileCheck -DLLVM=%llvm_major`
+# where a line names the version. Where clang itself prints something
+# differently in one version, the test says so with a check prefix per
+# version (`--check-prefixes=CHECK,LLVM%llvm_major`).
+config.available_features.add("llvm-" + config.llvm_major)
+config.substitutions.append(("%llvm_major", config.llvm_major))
+if config.clangd:
+    config.available_features.add("clangd")
 if config.have_torch:
     config.available_features.add("libtorch")
 if config.other_clang_tidy:

@@ -16,6 +16,7 @@
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "devplace/Compat.h"
 #include "devplace/model/Facts.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
@@ -202,10 +203,10 @@ int main(int argc, const char **argv) {
       !Problem.empty())
     return usageError(Problem);
   ClangTidyOptions Effective = Provider->getOptions(absolutePath(FileForOptions, ""));
-  std::vector<std::string> Enabled = getCheckNames(Effective, false);
+  std::vector<std::string> Enabled = clang::devplace::compat::enabledCheckNames(Effective);
 
   if (DumpConfig) {
-    Effective.CheckOptions = getCheckOptions(Effective, false);
+    Effective.CheckOptions = clang::devplace::compat::enabledCheckOptions(Effective);
     outs() << configurationAsText(ClangTidyOptions::getDefaults().merge(Effective, 0))
            << "\n";
     return 0;

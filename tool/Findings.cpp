@@ -145,7 +145,9 @@ void assignFingerprints(std::vector<Finding> &All, StringRef BaseDir) {
     std::string Key = F.key(relativeTo(F.Where.File, BaseDir));
     F.Occurrence = Seen[Key]++;
     Key += "#" + std::to_string(F.Occurrence);
-    F.Fingerprint = utohexstr(xxh3_64bits(Key), /*LowerCase=*/true, 16);
+    // xxHash64: the same function in every LLVM devplace builds against
+    // (xxh3 is LLVM 17 on), so every build gives a finding the same print.
+    F.Fingerprint = utohexstr(xxHash64(Key), /*LowerCase=*/true, 16);
   }
 }
 

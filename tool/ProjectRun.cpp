@@ -9,10 +9,10 @@
 
 #include "ProjectRun.h"
 #include "ResultCache.h"
+#include "devplace/Compat.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
-#include "clang-tidy/ClangTidyModuleRegistry.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -189,9 +189,7 @@ static FileResult analyseFile(const std::string &File,
   Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
 
   ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
-  DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(), &DiagConsumer,
-                       /*ShouldOwnClient=*/false);
-  Context.setDiagnosticsEngine(&DE);
+  clang::devplace::compat::TidyDiagnosticsEngine DE(Context, DiagConsumer);
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
   ActionFactory Factory(Context, Result.Functions, FS);
@@ -219,7 +217,7 @@ void analyseFiles(const std::vector<std::string> &Files,
       RunOne(F);
     return;
   }
-  DefaultThreadPool Pool(hardware_concurrency(Jobs));
+  clang::devplace::compat::ThreadPool Pool(hardware_concurrency(Jobs));
   for (const std::string &F : Files)
     Pool.async([&RunOne, &F] { RunOne(F); });
   Pool.wait();

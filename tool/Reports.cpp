@@ -149,7 +149,7 @@ static json::Object sarifResult(const Finding &F, unsigned RuleIndex,
       {"level", F.Level == "remark" ? "note" : F.Level},
       {"message", json::Object{{"text", F.Message}}},
       {"locations", json::Array{std::move(Location)}},
-      {"partialFingerprints", json::Object{{"devplace/v1", F.Fingerprint}}}};
+      {"partialFingerprints", json::Object{{"devplace/v2", F.Fingerprint}}}};
   // The notes are the finding's story, source first; the sink ends it.
   json::Array Steps, Related;
   unsigned Id = 1;
@@ -459,7 +459,7 @@ public:
     if (L && L->get("logicalLocations"))
       F.Function =
           text(first(Location, "logicalLocations"), "fullyQualifiedName");
-    F.Fingerprint = text(at(Result, "partialFingerprints"), "devplace/v1");
+    F.Fingerprint = text(at(Result, "partialFingerprints"), "devplace/v2");
     const json::Object *O = Result ? Result->getAsObject() : nullptr;
     if (O && O->get("relatedLocations"))
       for (const json::Value &N : list(Result, "relatedLocations"))

@@ -22,6 +22,7 @@
 #define DEVPLACE_TOOL_RESULTCACHE_H
 
 #include "Findings.h"
+#include "devplace/Compat.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <atomic>
@@ -42,7 +43,7 @@ public:
       : ProxyFileSystem(std::move(FS)) {}
 
   llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &Path) override;
-  bool exists(const llvm::Twine &Path) override;
+  bool exists(const llvm::Twine &Path) DEVPLACE_VFS_EXISTS_OVERRIDE;
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
   openFileForRead(const llvm::Twine &Path) override;
 

@@ -58,9 +58,21 @@ std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx, bool AllFil
   // no check reports on code clang could only recover from.
   llvm::DenseSet<const FunctionDecl *> Seen;
   std::vector<const FunctionDecl *> Unique;
-  for (const FunctionDecl *FD : C.Out)
-    if (Seen.insert(FD).second && !clang::devplace::hasErrors(FD))
+  bool SomeBroken = false;
+  for (const FunctionDecl *FD : C.Out) {
+    if (!Seen.insert(FD).second)
+      continue;
+    if (clang::devplace::hasErrors(FD))
+      SomeBroken = true;
+    else
       Unique.push_back(FD);
+  }
+  // The compiler reported an error that no function carries: clang (22 at
+  // least) drops some statements it cannot parse without a trace, e.g.
+  // `return v * undeclared` missing its `;`, so the function that held it
+  // looks whole. Not knowing which function it was, analyse none of them.
+  if (!SomeBroken && Ctx.getDiagnostics().hasUncompilableErrorOccurred())
+    return {};
   return Unique;
 }
 

@@ -2,6 +2,7 @@
 
 #include "devplace/model/Types.h"
 #include "devplace/model/ApiTable.h"
+#include "devplace/Compat.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
@@ -153,7 +154,7 @@ DeviceCarrier classifyType(QualType T) {
   // An item of a torch::OrderedDict (named_parameters()) holds its value.
   if (Is(ApiRole::OrderedDictItem))
     if (const auto *Dict = dyn_cast<CXXRecordDecl>(RD->getDeclContext()))
-      return classifyType(Dict->getASTContext().getRecordType(Dict)) ==
+      return classifyType(compat::recordType(Dict->getASTContext(), Dict)) ==
                      DeviceCarrier::Container
                  ? DeviceCarrier::Container
                  : DeviceCarrier::None;

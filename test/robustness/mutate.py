@@ -12,7 +12,7 @@ the example sources (real LibTorch and OpenCV headers) and makes variants:
   retype      one tensor type replaced by `auto` or by an unrelated type
   arrow       one '.' member access turned into '->'
 
-For each variant it runs `clang++-19 -fsyntax-only` and the devplace CLI (all
+For each variant it runs `clang++ -fsyntax-only` (of the LLVM devplace is built against) and the devplace CLI (all
 checks, plus the header-analysis mode on a share of them) and requires: exit
 status 0, 1 or 2; no crash, stack dump or sanitizer report; and devplace's
 CPU time within --time-factor times clang's (plus 50 ms for the timer's
@@ -128,7 +128,7 @@ def check_variant(args, job):
         with open(name, "w") as f:
             f.write(text)
         base = [*flags, "-I" + os.path.dirname(path)]
-        _, clang_cpu, _, _ = measure(["clang++-19", "-fsyntax-only", *base, name], args.timeout)
+        _, clang_cpu, _, _ = measure([args.clangxx, "-fsyntax-only", *base, name], args.timeout)
         cmd = [args.devplace, "--quiet", name]
         if headers_mode:
             cmd.insert(1, "--config={CheckOptions: {AnalyzeHeaders: true}}")
@@ -159,6 +159,8 @@ def check_variant(args, job):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--devplace", default=os.path.join(ROOT, "build", "tool", "devplace"))
+    ap.add_argument("--clangxx", default="clang++-19",
+                    help="the clang++ of the LLVM devplace is built against")
     group = ap.add_mutually_exclusive_group()
     group.add_argument("--sample", type=int, default=300)
     group.add_argument("--all", action="store_true")

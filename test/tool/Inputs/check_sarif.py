@@ -41,7 +41,7 @@ def main():
         loc = res["locations"][0]["physicalLocation"]
         if loc["region"]["startLine"] < 1 or not loc["artifactLocation"]["uri"]:
             fail("result without a location")
-        fp = res["partialFingerprints"]["devplace/v1"]
+        fp = res["partialFingerprints"]["devplace/v2"]
         if fp in prints:
             fail("fingerprint %s is not unique" % fp)
         prints.add(fp)

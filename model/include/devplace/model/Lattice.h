@@ -52,7 +52,7 @@ struct Step {
   const Step *Prev;
   unsigned Depth;
   bool SubjectIsDevice = false; ///< the subject is a Device, not a tensor
-  llvm::StringRef Object;       ///< for moves: the tensor moved, named when no
+  llvm::StringRef Object = {};  ///< for moves: the tensor moved, named when no
                                 ///< variable takes the result
 };
 

@@ -1,0 +1,106 @@
+//===--- Compat.h - the differences between the LLVM versions devplace uses ===//
+//
+// devplace builds against LLVM/Clang 16 to 22 (16, 19 and 22 are tested).
+// Every place where those versions' APIs differ is named here, once, and the
+// rest of the sources use the names below: no LLVM_VERSION_MAJOR test
+// appears anywhere else.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEVPLACE_COMPAT_H
+#define DEVPLACE_COMPAT_H
+
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/ThreadPool.h"
+// clang-tidy's module registry: its own header until LLVM 21, in
+// ClangTidyModule.h from 22 on (the old header warns that it is going).
+#if LLVM_VERSION_MAJOR < 22
+#include "clang-tidy/ClangTidyModuleRegistry.h"
+#endif
+
+#if LLVM_VERSION_MAJOR < 16
+#error "devplace needs LLVM/Clang 16 or newer"
+#endif
+
+namespace clang::devplace::compat {
+
+/// LLVM 19 split the thread pool into an interface and implementations;
+/// `ThreadPool` before that.
+#if LLVM_VERSION_MAJOR >= 19
+using ThreadPool = llvm::DefaultThreadPool;
+#else
+using ThreadPool = llvm::ThreadPool;
+#endif
+
+/// The type a class declares. LLVM 22 folded record types into tag types
+/// (`getRecordType` is gone; `getCanonicalTagType` is new).
+inline QualType recordType(const ASTContext &Context, const RecordDecl *RD) {
+#if LLVM_VERSION_MAJOR >= 22
+  return Context.getCanonicalTagType(RD);
+#else
+  return Context.getRecordType(RD);
+#endif
+}
+
+/// The DiagnosticsEngine a ClangTidyContext reports through. LLVM 21 made
+/// DiagnosticOptions a plain object that the engine borrows, and the context
+/// owns it (setDiagnosticsEngine takes it); before, the engine shared it.
+class TidyDiagnosticsEngine {
+public:
+  TidyDiagnosticsEngine(tidy::ClangTidyContext &Context,
+                        DiagnosticConsumer &Consumer) {
+#if LLVM_VERSION_MAJOR >= 21
+    auto Options = std::make_unique<DiagnosticOptions>();
+    Engine = std::make_unique<DiagnosticsEngine>(
+        new DiagnosticIDs(), *Options, &Consumer, /*ShouldOwnClient=*/false);
+    Context.setDiagnosticsEngine(std::move(Options), Engine.get());
+#else
+    Engine = std::make_unique<DiagnosticsEngine>(
+        new DiagnosticIDs(), new DiagnosticOptions(), &Consumer,
+        /*ShouldOwnClient=*/false);
+    Context.setDiagnosticsEngine(Engine.get());
+#endif
+  }
+
+private:
+  std::unique_ptr<DiagnosticsEngine> Engine;
+};
+
+/// The checks a configuration enables, and their options. LLVM 22 added
+/// clang-tidy's experimental custom (query-based) checks, which devplace
+/// leaves off, as it leaves off the analyzer's alpha checks.
+inline std::vector<std::string>
+enabledCheckNames(const tidy::ClangTidyOptions &Options) {
+#if LLVM_VERSION_MAJOR >= 22
+  return tidy::getCheckNames(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false,
+                             /*ExperimentalCustomChecks=*/false);
+#else
+  return tidy::getCheckNames(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false);
+#endif
+}
+inline tidy::ClangTidyOptions::OptionMap
+enabledCheckOptions(const tidy::ClangTidyOptions &Options) {
+#if LLVM_VERSION_MAJOR >= 22
+  return tidy::getCheckOptions(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false,
+                               /*ExperimentalCustomChecks=*/false);
+#else
+  return tidy::getCheckOptions(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false);
+#endif
+}
+
+} // namespace clang::devplace::compat
+
+/// `vfs::FileSystem::exists` is virtual from LLVM 17 on, and a
+/// ProxyFileSystem forwards it to the file system below, past `status()`;
+/// a proxy that watches lookups must override it there. In LLVM 16 it is
+/// not virtual and calls `status()`, which the proxy already sees.
+#if LLVM_VERSION_MAJOR >= 17
+#define DEVPLACE_VFS_EXISTS_OVERRIDE override
+#else
+#define DEVPLACE_VFS_EXISTS_OVERRIDE
+#endif
+
+#endif // DEVPLACE_COMPAT_H
