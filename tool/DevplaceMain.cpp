@@ -203,10 +203,12 @@ int main(int argc, const char **argv) {
       !Problem.empty())
     return usageError(Problem);
   ClangTidyOptions Effective = Provider->getOptions(absolutePath(FileForOptions, ""));
-  std::vector<std::string> Enabled = clang::devplace::compat::enabledCheckNames(Effective);
+  std::vector<std::string> Enabled =
+      clang::devplace::compat::enabledCheckNames(Effective);
 
   if (DumpConfig) {
-    Effective.CheckOptions = clang::devplace::compat::enabledCheckOptions(Effective);
+    Effective.CheckOptions =
+        clang::devplace::compat::enabledCheckOptions(Effective);
     outs() << configurationAsText(ClangTidyOptions::getDefaults().merge(Effective, 0))
            << "\n";
     return 0;

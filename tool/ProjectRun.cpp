@@ -9,10 +9,10 @@
 
 #include "ProjectRun.h"
 #include "ResultCache.h"
-#include "devplace/Compat.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "devplace/Compat.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"

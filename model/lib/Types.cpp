@@ -1,8 +1,8 @@
 //===--- Types.cpp - the LibTorch types whose device the model follows ----===//
 
 #include "devplace/model/Types.h"
-#include "devplace/model/ApiTable.h"
 #include "devplace/Compat.h"
+#include "devplace/model/ApiTable.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"

@@ -1,4 +1,4 @@
-//===--- Compat.h - the differences between the LLVM versions devplace uses ===//
+//===--- Compat.h - what differs between the LLVM versions ----------------===//
 //
 // devplace builds against LLVM/Clang 16 to 22 (16, 19 and 22 are tested).
 // Every place where those versions' APIs differ is named here, once, and the
@@ -69,26 +69,28 @@ private:
   std::unique_ptr<DiagnosticsEngine> Engine;
 };
 
-/// The checks a configuration enables, and their options. LLVM 22 added
-/// clang-tidy's experimental custom (query-based) checks, which devplace
-/// leaves off, as it leaves off the analyzer's alpha checks.
+/// Calls clang-tidy's getCheckNames or getCheckOptions the way devplace
+/// wants them: the analyzer's alpha checks off, and, from LLVM 22 on, the
+/// experimental custom (query-based) checks off too.
+template <typename Function>
+auto withDevplaceCheckFlags(Function Fn,
+                            const tidy::ClangTidyOptions &Options) {
+#if LLVM_VERSION_MAJOR >= 22
+  return Fn(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false,
+            /*ExperimentalCustomChecks=*/false);
+#else
+  return Fn(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false);
+#endif
+}
+
+/// The checks a configuration enables, and their options.
 inline std::vector<std::string>
 enabledCheckNames(const tidy::ClangTidyOptions &Options) {
-#if LLVM_VERSION_MAJOR >= 22
-  return tidy::getCheckNames(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false,
-                             /*ExperimentalCustomChecks=*/false);
-#else
-  return tidy::getCheckNames(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false);
-#endif
+  return withDevplaceCheckFlags(tidy::getCheckNames, Options);
 }
 inline tidy::ClangTidyOptions::OptionMap
 enabledCheckOptions(const tidy::ClangTidyOptions &Options) {
-#if LLVM_VERSION_MAJOR >= 22
-  return tidy::getCheckOptions(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false,
-                               /*ExperimentalCustomChecks=*/false);
-#else
-  return tidy::getCheckOptions(Options, /*AllowEnablingAnalyzerAlphaCheckers=*/false);
-#endif
+  return withDevplaceCheckFlags(tidy::getCheckOptions, Options);
 }
 
 } // namespace clang::devplace::compat
