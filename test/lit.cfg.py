@@ -89,6 +89,12 @@ config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%source_root", config.source_root))
 config.substitutions.append(("%build_root", config.devplace_obj_root))
 config.substitutions.append(("%mutation_time_factor", "10" if config.sanitize else "2"))
+# Less of the mutation sample and of the shard counts under the sanitizers,
+# where each run costs five times as much: CI runs both and keeps within its
+# time.
+config.substitutions.append(("%mutation_sample", "60" if config.sanitize else "120"))
+config.substitutions.append(("%shard_counts", "2 3" if config.sanitize else "1 2 3 4 11"))
+config.substitutions.append(("%shard_prefixes", "CHECK" if config.sanitize else "CHECK,ALL"))
 # The SARIF multitool is a .NET program: keep it from writing telemetry
 # and first-run files into the user's home.
 config.environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1"
