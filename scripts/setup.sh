@@ -39,8 +39,7 @@ if ((tests)); then
   # it, clang's sanitizer runtimes, git, pre-commit and Neovim for the
   # recipes, and Node.js for the SARIF validator and the Language Server
   # Protocol test.
-  other_tidy=clang-tidy-14
-  packages+=(libgtest-dev clang-format-19 "$other_tidy" gnuplot-nox "libclang-rt-$llvm-dev" git pre-commit neovim)
+  packages+=(libgtest-dev clang-format-19 clang-tidy-14 gnuplot-nox "libclang-rt-$llvm-dev" git pre-commit neovim)
   command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 
