@@ -144,10 +144,10 @@ void AsyncHostCopyCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
     if (!Read)
       continue;
     SourceLocation Loc = MC->getExprLoc();
-    diag(Loc, "'%0' %select{may be|is}1 on a CUDA device and '%2' copies it to "
+    diag(Loc, "'%0' %select{may be|is}1 on %3 and '%2' copies it to "
               "the host asynchronously; the copy is read before anything waits "
               "for it")
-        << S.Tensor << S.Definite << S.What;
+        << S.Tensor << S.Definite << S.What << deviceNoun(S.Why);
     addProvenanceNotes(S.Why, Loc, SM);
     diag(Read->getExprLoc(),
          "read here, possibly before the copy has arrived; call "

@@ -50,18 +50,19 @@ void DeviceMismatchCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
     SourceLocation Loc = M.Where->getExprLoc();
     const std::string &Dev = X.AOnDevice ? M.NameA : M.NameB;
     const std::string &Host = X.AOnDevice ? M.NameB : M.NameA;
+    std::string Noun = deviceNoun(X.AOnDevice ? M.FA.Why : M.FB.Why);
     if (M.K == Meeting::ModuleInput && X.AOnDevice)
-      diag(Loc, "module '%0' %select{may be|is}1 on a CUDA device but its "
+      diag(Loc, "module '%0' %select{may be|is}1 on %3 but its "
                 "input '%2' is on the host")
-          << M.NameA << X.Definite << M.NameB;
+          << M.NameA << X.Definite << M.NameB << Noun;
     else if (M.K == Meeting::ModuleInput)
-      diag(Loc, "input '%0' %select{may be|is}1 on a CUDA device but module "
+      diag(Loc, "input '%0' %select{may be|is}1 on %3 but module "
                 "'%2' is on the host; move the module with ->to()")
-          << M.NameB << X.Definite << M.NameA;
+          << M.NameB << X.Definite << M.NameA << Noun;
     else
-      diag(Loc, "'%0' %select{may be|is}1 on a CUDA device and '%2' is on the "
+      diag(Loc, "'%0' %select{may be|is}1 on %3 and '%2' is on the "
                 "host: they must be on the same device for this operation")
-          << Dev << X.Definite << Host;
+          << Dev << X.Definite << Host << Noun;
     addProvenanceNotes(X.AOnDevice ? M.FA.Why : M.FB.Why, Loc, SM);
   }
 }

@@ -282,8 +282,8 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       What = "it is passed to '" + A.Callee + "', which reads its memory on the host";
       break;
     }
-    auto D = diag(Loc, "'%0' %select{may be|is}1 on a CUDA device when %2")
-             << A.Tensor << A.Definite << What;
+    auto D = diag(Loc, "'%0' %select{may be|is}1 on %3 when %2")
+             << A.Tensor << A.Definite << What << deviceNoun(A.Why);
 
     // Fix-its, only where they cannot change meaning elsewhere.
     bool InMacro = A.Sink->getBeginLoc().isMacroID() ||

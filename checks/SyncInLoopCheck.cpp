@@ -205,10 +205,10 @@ void SyncInLoopCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
       continue;
     SourceLocation Loc = S.Call->getExprLoc();
     if (S.CallerDevice.empty())
-      diag(Loc, "'%0' %select{may be|is}1 on a CUDA device and '%2' copies it "
+      diag(Loc, "'%0' %select{may be|is}1 on %3 and '%2' copies it "
                 "to the host on every iteration, so the loop waits for the GPU "
                 "each time")
-          << S.Tensor << S.Definite << S.What;
+          << S.Tensor << S.Definite << S.What << deviceNoun(S.Why);
     else
       diag(Loc, "'%0' is on the device the caller passes as '%1' and '%2' "
                 "copies it to the host on every iteration: on a GPU the loop "

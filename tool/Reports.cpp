@@ -335,11 +335,15 @@ void writeApiTable(raw_ostream &OS) {
   for (unsigned R = 0; R < static_cast<unsigned>(ApiRole::NumRoles); ++R) {
     auto Role = static_cast<ApiRole>(R);
     std::string Names;
-    for (const ApiRow &Row : ApiTable::builtinRows())
-      if (Row.Role == Role)
-        Names += (Names.empty() ? "" : ", ") +
-                 ("`" + Row.Name + "` (" + ApiTable::matchName(Row.Match) + ")")
-                     .str();
+    for (const ApiRow &Row : ApiTable::builtinRows()) {
+      if (Row.Role != Role)
+        continue;
+      std::string How = ApiTable::matchName(Row.Match).str();
+      if (!Row.DeviceType.empty())
+        How += ", " + Row.DeviceType.str();
+      Names += (Names.empty() ? "" : ", ") +
+               ("`" + Row.Name + "` (" + How + ")").str();
+    }
     OS << "| " << ApiTable::roleName(Role) << " | " << ApiTable::roleDoc(Role)
        << " | " << (Names.empty() ? "(options only)" : Names) << " |\n";
   }

@@ -7,6 +7,8 @@ namespace clang::devplace {
 
 static const ApiRow Rows[] = {
 #define DEVPLACE_API(Match, Name, Role) {ApiMatch::Match, Name, ApiRole::Role},
+#define DEVPLACE_DEVICE_API(Match, Name, Role, DeviceType)                     \
+  {ApiMatch::Match, Name, ApiRole::Role, DeviceType},
 #include "devplace/model/TorchApi.def"
 };
 
@@ -16,7 +18,7 @@ const ApiTable &ApiTable::builtin() {
   static const ApiTable Table = [] {
     ApiTable T;
     for (const ApiRow &R : Rows)
-      T.add(R.Match, R.Name, R.Role);
+      T.add(R.Match, R.Name, R.Role, R.DeviceType);
     return T;
   }();
   return Table;
@@ -46,7 +48,11 @@ llvm::StringRef ApiTable::matchName(ApiMatch M) {
   return Names[static_cast<unsigned>(M)];
 }
 
-void ApiTable::add(ApiMatch M, llvm::StringRef Name, ApiRole R) {
+void ApiTable::add(ApiMatch M, llvm::StringRef Name, ApiRole R,
+                   llvm::StringRef DeviceType) {
+  // Device types are the builtin rows' string literals: never freed.
+  if (!DeviceType.empty())
+    DeviceTypes[static_cast<unsigned>(M)][Name] = DeviceType;
   if (M == ApiMatch::Suffix || M == ApiMatch::Substring) {
     Patterns.push_back({M, Name.str(), R});
     return;

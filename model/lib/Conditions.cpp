@@ -72,9 +72,19 @@ bool MutationScanner::VisitCallExpr(CallExpr *CE) {
   return true;
 }
 
-bool FunctionAnalyzer::isCudaAvailableCall(const Expr *E) const {
+const void *FunctionAnalyzer::availabilityAtom(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(stripValue(E));
-  return CE && Api.callee(calleeName(CE), ApiRole::CudaAvailable);
+  if (!CE)
+    return nullptr;
+  std::string Name = calleeName(CE);
+  if (!Api.callee(Name, ApiRole::AcceleratorAvailable))
+    return nullptr;
+  // One atom per device type: torch::cuda::is_available() and
+  // at::hasCUDA() are one condition, torch::mps::is_available() another.
+  llvm::StringRef Type = Api.deviceType(ApiMatch::Function, Name);
+  if (Type.empty())
+    Type = Api.deviceType(ApiMatch::Method, Name);
+  return Model.save("available:" + Type.str()).data();
 }
 
 Branch FunctionAnalyzer::evalCondition(const Expr *C) {
@@ -99,9 +109,8 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
     }
     return B;
   };
-  static const char CudaAvailableKey = 0;
-  if (isCudaAvailableCall(C))
-    return FromAtom(&CudaAvailableKey, C);
+  if (const void *Key = availabilityAtom(C))
+    return FromAtom(Key, C);
   // torch::cuda::device_count() > 0 and friends mean the same.
   if (const auto *BO = dyn_cast<BinaryOperator>(C);
       BO && BO->isComparisonOp()) {
@@ -115,9 +124,9 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
   if (const ValueDecl *K = keyOf(C); K && C->getType()->isBooleanType()) {
     if (Mutations.Mutated.contains(K))
       return B;
-    if (const auto *VD = dyn_cast<VarDecl>(K);
-        VD && VD->getInit() && isCudaAvailableCall(VD->getInit()))
-      return FromAtom(&CudaAvailableKey, VD->getInit());
+    if (const auto *VD = dyn_cast<VarDecl>(K); VD && VD->getInit())
+      if (const void *Key = availabilityAtom(VD->getInit()))
+        return FromAtom(Key, VD->getInit());
     return FromAtom(K, C);
   }
   // Guards on a tensor's or device's own placement.

@@ -22,15 +22,20 @@ bool FunctionAnalyzer::isTupleLike(QualType T) const {
 const Step *FunctionAnalyzer::makeStep(Step::Kind K, SourceLocation Loc,
                                        llvm::StringRef Subject,
                                        llvm::StringRef Detail,
-                                       const Step *Prev) {
+                                       const Step *Prev,
+                                       llvm::StringRef DeviceType) {
+  if (DeviceType.empty() && Prev)
+    DeviceType = Prev->DeviceType;
   // A constant whose only role is to feed a step on the same line (the
   // kCUDA in `x.to(torch::kCUDA)`) adds nothing to the story.
   if (Prev && Prev->K == Step::DeviceConstant && Prev->Subject.empty() &&
       Prev->When.empty() && sameLine(Prev->Loc, Loc))
     Prev = Prev->Prev;
-  return new (Model.arena().Allocate<Step>())
+  auto *S = new (Model.arena().Allocate<Step>())
       Step{K,          Loc,  Model.save(Subject),       Model.save(Detail),
            whenText(), Prev, Prev ? Prev->Depth + 1 : 0};
+  S->DeviceType = Model.save(DeviceType);
+  return S;
 }
 
 bool FunctionAnalyzer::sameLine(SourceLocation A, SourceLocation B) const {
@@ -133,11 +138,12 @@ Fact FunctionAnalyzer::eval(const Expr *E) {
   return F;
 }
 
-Fact FunctionAnalyzer::evalDeviceConstant(const Expr *E, bool OnDevice) {
+Fact FunctionAnalyzer::evalDeviceConstant(const Expr *E, bool OnDevice,
+                                          llvm::StringRef DeviceType) {
   if (!OnDevice)
     return Fact::host();
   return Fact::device(makeStep(Step::DeviceConstant, E->getExprLoc(), "",
-                               "'" + text(E) + "'", nullptr));
+                               "'" + text(E) + "'", nullptr, DeviceType));
 }
 
 Fact FunctionAnalyzer::evalUncached(const Expr *E) {
@@ -170,8 +176,11 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
                   qualifiedName(cast<NamedDecl>(EC->getDeclContext())),
                   ApiRole::DeviceTypeEnum))
         return Fact{};
-      return evalDeviceConstant(E, !Api.is(ApiMatch::Enumerator, EC->getName(),
-                                           ApiRole::HostDeviceType));
+      // c10::DeviceType's enumerators are spelt as messages name them.
+      return evalDeviceConstant(E,
+                                !Api.is(ApiMatch::Enumerator, EC->getName(),
+                                        ApiRole::HostDeviceType),
+                                EC->getName());
     }
     if (const auto *BD = dyn_cast<BindingDecl>(D))
       return lookup(BD, E);
@@ -184,7 +193,8 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
           VD->getInit() && C == DeviceCarrier::DeviceType) {
         Fact Init = eval(VD->getInit());
         if (Init.Dev && !Init.Host)
-          return evalDeviceConstant(E, true);
+          return evalDeviceConstant(E, true,
+                                    Init.Why ? Init.Why->DeviceType : "");
         return Init;
       }
       return lookup(canonical(VD), E);
@@ -289,7 +299,8 @@ Fact FunctionAnalyzer::evalConditional(const AbstractConditionalOperator *CO) {
     if (Cond.empty())
       Cond = "depending on '" + text(CO->getCond()) + "'";
     R.Why = makeStep(Step::DeviceConstant, CO->getExprLoc(), "", Cond,
-                     R.Why->K == Step::DeviceConstant ? nullptr : R.Why);
+                     R.Why->K == Step::DeviceConstant ? nullptr : R.Why,
+                     R.Why->DeviceType);
   }
   return R;
 }
@@ -333,9 +344,11 @@ Fact FunctionAnalyzer::evalConstruct(const CXXConstructExpr *CE) {
         if (Api.startsWith(ApiMatch::DeviceString, Lit->getString(),
                            ApiRole::HostDeviceString))
           return Fact::host();
-        return Fact::device(makeStep(Step::DeviceConstant, CE->getExprLoc(), "",
-                                     "\"" + Lit->getString().str() + "\"",
-                                     nullptr));
+        // "cuda:0" names device type CUDA, as c10 spells it.
+        return Fact::device(makeStep(
+            Step::DeviceConstant, CE->getExprLoc(), "",
+            "\"" + Lit->getString().str() + "\"", nullptr,
+            llvm::StringRef(Lit->getString()).split(':').first.upper()));
       }
       return Fact::unknown();
     }
@@ -410,8 +423,9 @@ Fact FunctionAnalyzer::evalTensorMethod(const CXXMemberCallExpr *MC,
     return S;
   };
   if (Api.tensorMethod(Name, ApiRole::MovesToDevice))
-    return Fact::device(Moved(makeStep(Step::MovedTo, MC->getExprLoc(), "", "",
-                                       Self.Dev ? Self.Why : nullptr)));
+    return Fact::device(Moved(makeStep(
+        Step::MovedTo, MC->getExprLoc(), "", "", Self.Dev ? Self.Why : nullptr,
+        Api.deviceType(ApiMatch::TensorMethod, Name))));
   if (Api.tensorMethod(Name, ApiRole::MovesToArgument) ||
       Api.tensorMethod(Name, ApiRole::MovesToDeviceOf)) {
     const Expr *DevArg = nullptr;

@@ -89,9 +89,10 @@ private:
   // Hides the free function: member code classifies through the memo.
   DeviceCarrier classifyType(QualType T) { return Model.classify(T); }
   bool isTupleLike(QualType T) const;
+  /// A new step; it names \p DeviceType, or else the one \p Prev names.
   const Step *makeStep(Step::Kind K, SourceLocation Loc,
                        llvm::StringRef Subject, llvm::StringRef Detail,
-                       const Step *Prev);
+                       const Step *Prev, llvm::StringRef DeviceType = {});
   bool sameLine(SourceLocation A, SourceLocation B) const;
   llvm::StringRef whenText();
   std::string text(const Expr *E) const { return exprText(E, Ctx); }
@@ -121,7 +122,9 @@ private:
   Fact evalTensorMethod(const CXXMemberCallExpr *MC, const Expr *Obj);
   Fact evalCall(const CallExpr *CE);
   Fact evalConstruct(const CXXConstructExpr *CE);
-  Fact evalDeviceConstant(const Expr *E, bool OnDevice);
+  /// A device constant: the host, or an accelerator of \p DeviceType.
+  Fact evalDeviceConstant(const Expr *E, bool OnDevice,
+                          llvm::StringRef DeviceType);
   Fact joinArgs(const CallExpr *CE, bool TensorsOnly);
   /// The fact of the argument that says where a result goes: a Device,
   /// DeviceType, TensorOptions or (for `.to(other)`) a tensor parameter.
@@ -130,7 +133,9 @@ private:
 
   //--- Conditions.cpp ------------------------------------------------------
   Atoms FunctionAtoms;
-  bool isCudaAvailableCall(const Expr *E) const;
+  /// The atom of an accelerator-availability call (one per device type),
+  /// or null when \p E is no such call.
+  const void *availabilityAtom(const Expr *E);
   Branch evalCondition(const Expr *C);
 
   //--- Transfer.cpp --------------------------------------------------------

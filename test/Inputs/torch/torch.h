@@ -25,6 +25,7 @@ constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
 constexpr DeviceType kHIP = DeviceType::HIP;
 constexpr DeviceType kMPS = DeviceType::MPS;
+constexpr DeviceType kXPU = DeviceType::XPU;
 using DeviceIndex = int8_t;
 
 struct Device final {
@@ -38,6 +39,7 @@ struct Device final {
   bool is_cuda() const noexcept;
   bool is_cpu() const noexcept;
   bool is_mps() const noexcept;
+  bool is_xpu() const noexcept;
   std::string str() const;
 };
 
@@ -112,6 +114,7 @@ using c10::kCPU;
 using c10::kCUDA;
 using c10::kHIP;
 using c10::kMPS;
+using c10::kXPU;
 using c10::kByte;
 using c10::kInt;
 using c10::kLong;
@@ -161,6 +164,9 @@ public:
   Device device() const;
   bool is_cpu() const;
   bool is_cuda() const;
+  bool is_mps() const;
+  bool is_xpu() const;
+  bool is_hip() const;
   ScalarType scalar_type() const;
   TensorOptions options() const;
   void *data_ptr() const;
@@ -193,6 +199,7 @@ public:
   Tensor cpu() const;
   Tensor type_as(const Tensor &other) const;
   Tensor cuda() const;
+  Tensor hip() const;
   Tensor to(TensorOptions options = {}, bool non_blocking = false, bool copy = false,
             c10::optional<MemoryFormat> memory_format = c10::nullopt) const;
   Tensor to(c10::optional<ScalarType> dtype, c10::optional<Layout> layout,
@@ -265,6 +272,7 @@ namespace cuda {
 bool is_available();
 } // namespace cuda
 bool hasCUDA();
+bool hasMPS();
 } // namespace at
 
 namespace c10 {
@@ -318,6 +326,14 @@ bool is_available();
 bool cudnn_is_available();
 void synchronize(int64_t device_index = -1);
 } // namespace cuda
+// Newer LibTorch (2.x) than Debian's 1.13 has torch/mps.h and torch/xpu.h.
+namespace mps {
+bool is_available();
+void synchronize();
+} // namespace mps
+namespace xpu {
+bool is_available();
+} // namespace xpu
 void manual_seed(uint64_t seed);
 
 // As in torch/ordered_dict.h.

@@ -47,6 +47,7 @@ struct ApiRow {
   ApiMatch Match;
   llvm::StringRef Name;
   ApiRole Role;
+  llvm::StringRef DeviceType = {}; ///< for a row about one device type
 };
 
 class ApiTable {
@@ -58,7 +59,8 @@ public:
   static llvm::StringRef roleDoc(ApiRole R);
   static llvm::StringRef matchName(ApiMatch M);
 
-  void add(ApiMatch M, llvm::StringRef Name, ApiRole R);
+  void add(ApiMatch M, llvm::StringRef Name, ApiRole R,
+           llvm::StringRef DeviceType = {});
   /// Adds the ';'- or ','-separated qualified function names in \p List
   /// (a check option) with role \p R.
   void addFunctions(llvm::StringRef List, ApiRole R);
@@ -68,6 +70,11 @@ public:
     const auto &Map = Exact[static_cast<unsigned>(M)];
     auto It = Map.find(Name);
     return It != Map.end() && It->second.test(static_cast<unsigned>(R));
+  }
+  /// The device type a row of kind \p M names ("CUDA" for `.cuda()`), or
+  /// empty.
+  llvm::StringRef deviceType(ApiMatch M, llvm::StringRef Name) const {
+    return DeviceTypes[static_cast<unsigned>(M)].lookup(Name);
   }
   /// A callee by qualified name: a Function or Method row, or a Namespace,
   /// Suffix or Substring row that matches it.
@@ -92,6 +99,8 @@ public:
 private:
   bool patterns(ApiMatch M, llvm::StringRef Name, ApiRole R) const;
   llvm::StringMap<ApiRoles> Exact[static_cast<unsigned>(ApiMatch::NumMatches)];
+  llvm::StringMap<llvm::StringRef>
+      DeviceTypes[static_cast<unsigned>(ApiMatch::NumMatches)];
   /// Suffix and Substring rows, tried one by one (a handful).
   struct Pattern {
     ApiMatch Match;

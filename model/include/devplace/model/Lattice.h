@@ -19,6 +19,7 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
+#include <string>
 
 namespace clang::devplace {
 
@@ -54,7 +55,14 @@ struct Step {
   bool SubjectIsDevice = false; ///< the subject is a Device, not a tensor
   llvm::StringRef Object = {};  ///< for moves: the tensor moved, named when no
                                 ///< variable takes the result
+  /// The device type the code chose ("CUDA", "MPS"), as c10 spells it;
+  /// empty when the chain does not say (a configured source function).
+  llvm::StringRef DeviceType = {};
 };
+
+/// "a CUDA device", "an MPS device", or "a device" when \p Why names no
+/// device type: how messages and notes name where a value may be.
+std::string deviceNoun(const Step *Why);
 
 /// The abstract device of one value.
 struct Fact {
