@@ -21,8 +21,7 @@ bool FunctionAnalyzer::isTupleLike(QualType T) const {
 
 const Step *FunctionAnalyzer::makeStep(Step::Kind K, SourceLocation Loc,
                                        llvm::StringRef Subject,
-                                       llvm::StringRef Detail,
-                                       const Step *Prev,
+                                       llvm::StringRef Detail, const Step *Prev,
                                        llvm::StringRef DeviceType) {
   if (DeviceType.empty() && Prev)
     DeviceType = Prev->DeviceType;
@@ -177,10 +176,10 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
                   ApiRole::DeviceTypeEnum))
         return Fact{};
       // c10::DeviceType's enumerators are spelt as messages name them.
-      return evalDeviceConstant(E,
-                                !Api.is(ApiMatch::Enumerator, EC->getName(),
-                                        ApiRole::HostDeviceType),
-                                EC->getName());
+      return evalDeviceConstant(
+          E,
+          !Api.is(ApiMatch::Enumerator, EC->getName(), ApiRole::HostDeviceType),
+          EC->getName());
     }
     if (const auto *BD = dyn_cast<BindingDecl>(D))
       return lookup(BD, E);

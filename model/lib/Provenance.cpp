@@ -25,10 +25,10 @@ std::string describe(const Step &S) {
   case Step::DeviceConstant: {
     std::string Be = (S.SubjectIsDevice ? "is " : "is on ") + Noun;
     if (S.Detail.starts_with("depending on"))
-      Msg = (Subject.empty() ? Noun + " may be chosen here, "
-                             : Subject + (S.SubjectIsDevice ? "may be "
-                                                            : "may be on ") +
-                                   Noun + ", ") +
+      Msg = (Subject.empty()
+                 ? Noun + " may be chosen here, "
+                 : Subject + (S.SubjectIsDevice ? "may be " : "may be on ") +
+                       Noun + ", ") +
             S.Detail.str();
     else if (S.Detail.contains(" is true") || S.Detail.contains(" is false"))
       Msg = Subject.empty() ? Noun + " is chosen here when " + S.Detail.str()
@@ -44,8 +44,7 @@ std::string describe(const Step &S) {
            : !S.Object.empty() ? "'" + S.Object.str() + "' "
                                : std::string("the tensor ")) +
           (S.K == Step::MovedTo ? "is moved to " : "is created on ") +
-          (S.Detail.empty() ? Noun : S.Detail.str()) +
-          " here";
+          (S.Detail.empty() ? Noun : S.Detail.str()) + " here";
     break;
   case Step::Assigned:
     Msg = Subject + "is assigned here";
@@ -62,8 +61,7 @@ std::string describe(const Step &S) {
     // helper has the chain of its own return value.
     Msg = (Subject.empty() ? std::string("the tensor ") : Subject) +
           "comes from '" + S.Detail.str() + "', which returns " +
-          (S.Prev ? "a result that may be on " + Noun
-                  : "a tensor on " + Noun);
+          (S.Prev ? "a result that may be on " + Noun : "a tensor on " + Noun);
     break;
   case Step::MovedByCall:
     Msg = Subject + "is moved by '" + S.Detail.str() + "' here";
