@@ -108,28 +108,28 @@ TensorOptions requires_grad(bool r = true);
 namespace at {
 using c10::ArrayRef;
 using c10::Device;
-using c10::device;
 using c10::DeviceType;
-using c10::dtype;
 using c10::IntArrayRef;
-using c10::kBool;
-using c10::kByte;
 using c10::kCPU;
 using c10::kCUDA;
-using c10::kDouble;
-using c10::kFloat;
-using c10::kFloat32;
 using c10::kHIP;
-using c10::kInt;
-using c10::kLong;
 using c10::kMPS;
 using c10::kXPU;
+using c10::kByte;
+using c10::kInt;
+using c10::kLong;
+using c10::kFloat;
+using c10::kFloat32;
+using c10::kDouble;
+using c10::kBool;
 using c10::Layout;
 using c10::MemoryFormat;
-using c10::requires_grad;
 using c10::Scalar;
 using c10::ScalarType;
 using c10::TensorOptions;
+using c10::device;
+using c10::dtype;
+using c10::requires_grad;
 
 template <typename T, size_t N> class TensorAccessor {
 public:
