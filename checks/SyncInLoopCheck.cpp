@@ -68,6 +68,127 @@ bool isCondition(const Stmt *Parent, const Stmt *Child) {
   return false;
 }
 
+/// True when the branch \p Branch of an `if` with condition \p Cond can run
+/// at most once per loop: it leaves the loop (`break`, `return`, `throw` as
+/// its last statement), or it sets a flag the condition reads to a constant
+/// (`if (first) { …; first = false; }`).
+bool runsOnce(const Expr *Cond, const Stmt *Branch) {
+  const Stmt *Last = Branch;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Branch); CS && !CS->body_empty())
+    Last = CS->body_back();
+  if (isa<BreakStmt, ReturnStmt, CXXThrowExpr>(Last))
+    return true;
+  struct Flags : RecursiveASTVisitor<Flags> {
+    llvm::SmallPtrSet<const VarDecl *, 4> Read;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->getType()->isBooleanType())
+        Read.insert(VD);
+      return true;
+    }
+  } InCond;
+  InCond.TraverseStmt(const_cast<Expr *>(Cond));
+  if (InCond.Read.empty())
+    return false;
+  struct Resets : RecursiveASTVisitor<Resets> {
+    const llvm::SmallPtrSet<const VarDecl *, 4> *Flags;
+    bool Found = false;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() != BO_Assign)
+        return true;
+      const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (VD && Flags->contains(VD) &&
+          isa<CXXBoolLiteralExpr>(BO->getRHS()->IgnoreParenImpCasts()))
+        Found = true;
+      return !Found;
+    }
+  } R;
+  R.Flags = &InCond.Read;
+  R.TraverseStmt(const_cast<Stmt *>(Branch));
+  return R.Found;
+}
+
+/// True when an iteration of \p Loop queues tensor work for its syncs to
+/// wait for: a forward pass, a loss, an update, an operation on a tensor. A
+/// loop that only reads back values computed before it (a history being
+/// plotted, a map of metric sums being printed) waits for nothing new.
+/// Arithmetic inside a sync's own operand (`(sum / n).item()`) is reading
+/// back too; a module, a helper or a copy to a device called there is work.
+bool queuesTensorWork(const Stmt *Loop,
+                      const llvm::SmallPtrSetImpl<const Expr *> &Syncs) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const llvm::SmallPtrSetImpl<const Expr *> *Syncs;
+    const ApiTable &Api = ApiTable::builtin();
+    unsigned InSync = 0;
+    bool Found = false;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool TraverseStmt(Stmt *S) {
+      if (Found)
+        return false;
+      bool Sync = isa_and_nonnull<Expr>(S) && Syncs->contains(cast<Expr>(S));
+      InSync += Sync;
+      bool Go = RecursiveASTVisitor::TraverseStmt(S);
+      InSync -= Sync;
+      return Go;
+    }
+    bool isModule(const Expr *E) const {
+      E = stripValue(E);
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+          OC && OC->getOperator() == OO_Arrow)
+        E = stripValue(OC->getArg(0));
+      return classifyType(E->getType()) == DeviceCarrier::Module;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      if (classifyType(CE->getType()) != DeviceCarrier::Tensor ||
+          Syncs->contains(CE))
+        return true;
+      const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+      const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+      if (OC && OC->getOperator() == OO_Call && isModule(OC->getArg(0)))
+        return Found = true, false;
+      if (MC && Api.methodName(methodName(MC), ApiRole::ModuleForward) &&
+          isModule(MC->getImplicitObjectArgument()))
+        return Found = true, false;
+      std::string Callee = calleeName(CE);
+      bool Library = Api.inNamespace(Callee, ApiRole::LibraryNamespace) ||
+                     Api.inNamespace(Callee, ApiRole::StandardLibrary);
+      // Inside a sync's operand, a copy to the device is work too
+      // (`x.to(device).sum().item()`).
+      if (InSync && Library &&
+          !(MC && (Api.tensorMethod(methodName(MC), ApiRole::MovesToDevice) ||
+                   Api.tensorMethod(methodName(MC),
+                                    ApiRole::MovesToArgument))))
+        return true;
+      // Reading an element of a container is no work.
+      if (OC)
+        switch (OC->getOperator()) {
+        case OO_Subscript:
+        case OO_Star:
+        case OO_Arrow:
+        case OO_Equal:
+          return true;
+        default:
+          break;
+        }
+      if (MC && classifyType(MC->getImplicitObjectArgument()->getType()) ==
+                    DeviceCarrier::Container)
+        return true;
+      if (Api.is(ApiMatch::Function, Callee, ApiRole::TupleGet))
+        return true;
+      Found = true;
+      return false;
+    }
+  } F;
+  F.Syncs = &Syncs;
+  if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
+    F.TraverseStmt(const_cast<Stmt *>(RF->getBody()));
+  else
+    F.TraverseStmt(const_cast<Stmt *>(Loop));
+  return F.Found;
+}
+
 bool isLogCall(const CallExpr *CE) {
   return ApiTable::builtin().callee(calleeName(CE), ApiRole::LogCall);
 }
@@ -173,6 +294,9 @@ void SyncInLoopCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   const ParentMap &PM = *R.Parents;
+  llvm::SmallPtrSet<const Expr *, 8> SyncCalls;
+  for (const HostSync &S : R.Syncs)
+    SyncCalls.insert(S.Call);
   for (const HostSync &S : R.Syncs) {
     // The innermost loop around the sync, unless a condition on the way
     // makes the sync occasional (logging every N batches) or steers.
@@ -184,7 +308,9 @@ void SyncInLoopCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
         Occasional = true; // its value decides what runs
         break;
       }
-      if (const auto *If = dyn_cast<IfStmt>(P); If && mentionsRemainder(If->getCond())) {
+      if (const auto *If = dyn_cast<IfStmt>(P);
+          If && (mentionsRemainder(If->getCond()) ||
+                 (Cur != If->getCond() && runsOnce(If->getCond(), Cur)))) {
         Occasional = true;
         break;
       }
@@ -199,7 +325,8 @@ void SyncInLoopCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
         break;
       }
     }
-    if (Occasional || !Loop || containsLoop(Loop))
+    if (Occasional || !Loop || containsLoop(Loop) ||
+        !queuesTensorWork(Loop, SyncCalls))
       continue;
     if (classify(S.Call, PM, Loop) != Use::Accumulates)
       continue;

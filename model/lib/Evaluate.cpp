@@ -314,6 +314,17 @@ Fact FunctionAnalyzer::evalOperatorCall(const CXXOperatorCallExpr *OC) {
       return eval(OC->getArg(0));
     return Fact{};
   }
+  if (Op == OO_Call) {
+    // A lambda (or a function object) of this code: its return summary, as
+    // for a function. A module holder's call operator is the library's.
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+    DeviceCarrier RetC = classifyType(OC->getType());
+    if (MD && MD->hasBody() && RetC != DeviceCarrier::None &&
+        RetC != DeviceCarrier::Pointer &&
+        !Api.inNamespace(qualifiedName(MD), ApiRole::LibraryNamespace) &&
+        !Api.inNamespace(qualifiedName(MD), ApiRole::StandardLibrary))
+      return callSummary(OC, MD);
+  }
   if (classifyType(OC->getType()) == DeviceCarrier::Tensor ||
       classifyType(OC->getType()) == DeviceCarrier::Device) {
     // Tensor arithmetic keeps its operands' device.

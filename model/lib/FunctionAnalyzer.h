@@ -159,6 +159,9 @@ private:
 
   //--- Summaries.cpp -------------------------------------------------------
   Fact callSummary(const CallExpr *CE, const FunctionDecl *Callee);
+  /// How notes name the callee \p Def of \p CE: its name, or for a lambda
+  /// the variable that holds it.
+  std::string calleeText(const CallExpr *CE, const FunctionDecl *Def) const;
   void applyParamMoves(const Expr *E);
   /// A direct call to a function of the main file whose summary can be
   /// used, with that summary; Sum is null when \p E is no such call.

@@ -167,12 +167,7 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
       continue;
     const Expr *Arg = CE->getArg(Index + First);
     Fact F = eval(Arg);
-    // A lambda is named by the variable that holds it.
-    std::string Name = Def->getNameAsString();
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-        MD && MD->getParent()->isLambda())
-      Name = First ? text(CE->getArg(0)) : "the lambda";
-    access(HostAccess::Helper, CE, Arg, F, Name, Sink);
+    access(HostAccess::Helper, CE, Arg, F, calleeText(CE, Def), Sink);
     if (F.Dev & Cur->Reach)
       return; // one access per call
   }

@@ -55,13 +55,22 @@ Fact FunctionAnalyzer::callSummary(const CallExpr *CE,
     R.Host = AllValuations;
   if (Sum.Return.Dev) {
     R.Dev = AllValuations;
-    R.Why = makeStep(Step::Returned, CE->getExprLoc(), "",
-                     Def->getNameAsString(), Sum.Return.Why);
+    R.Why = makeStep(Step::Returned, CE->getExprLoc(), "", calleeText(CE, Def),
+                     Sum.Return.Why);
   }
   for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
     if (Sum.Return.Params & (1u << I))
       R = join(R, eval(CE->getArg(I + First)));
   return R;
+}
+
+std::string FunctionAnalyzer::calleeText(const CallExpr *CE,
+                                         const FunctionDecl *Def) const {
+  // A lambda is named by the variable that holds it.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && MD->getParent()->isLambda())
+    return isa<CXXOperatorCallExpr>(CE) ? text(CE->getArg(0)) : "the lambda";
+  return Def->getNameAsString();
 }
 
 FunctionAnalyzer::HelperCall FunctionAnalyzer::mainFileHelper(const Expr *E) {

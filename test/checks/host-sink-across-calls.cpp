@@ -143,6 +143,27 @@ float lambda_parameters() {
   return x + y;
 }
 
+// Lambdas' results are summarised like functions': one that copies to the
+// host returns a host tensor; one that keeps its argument's device, or
+// moves to a captured device, returns a device tensor.
+float lambda_results(const torch::Tensor &x) {
+  auto dev = x.to(torch::kCUDA);
+  auto to_host = [](const torch::Tensor &t) { return t.to(torch::kCPU); };
+  auto twice = [](const torch::Tensor &t) { return t * 2; };
+  torch::Device device(torch::kCUDA);
+  auto put = [&](const torch::Tensor &t) { return t.to(device); };
+  float a = to_host(dev).data_ptr<float>()[0];
+  float b = twice(dev).data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:24: warning: 'twice(dev)' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-8]]:16: note: 'dev' is moved to 'torch::kCUDA' here
+  float c = put(x).data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:20: warning: 'put(x)' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-8]]:24: note: 'device' is set to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-8]]:53: note: 't' is moved to 'device' here
+  // CHECK: :[[@LINE-4]]:13: note: the tensor comes from 'put', which returns a result that may be on a CUDA device
+  return a + b + c;
+}
+
 // named_parameters(), and registered members reached through a moved module.
 void named(torch::nn::Linear &fc) {
   for (auto &p : fc->named_parameters())
