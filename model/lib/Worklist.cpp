@@ -236,7 +236,17 @@ void FunctionAnalyzer::run() {
           auto It = Edge.Vals.find(Br.Var);
           if (It != Edge.Vals.end()) {
             bool OnDevice = TrueSide == Br.VarOnDeviceWhenTrue;
-            (OnDevice ? It->second.Host : It->second.Dev) = 0;
+            Fact &F = It->second;
+            if (OnDevice) {
+              F.Host = 0;
+            } else if (F.Params || F.Unknown) {
+              // A parameter (or a value from elsewhere) that the guard
+              // proves is on the host here: `if (t.is_cuda()) t = t.cpu();`
+              // leaves t on the host on both sides.
+              F = Fact::host();
+            } else {
+              F.Dev = 0;
+            }
           }
         }
       }

@@ -3,6 +3,7 @@
 // RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 // RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
+#include <cstring>
 
 torch::Device pick() {
   return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
@@ -88,4 +89,31 @@ float flag_reassigned_is_not_trusted(bool use_gpu) {
     // CHECK: :[[@LINE-6]]:26: note: 'device' may be a CUDA device, depending on 'use_gpu'
     // CHECK: :[[@LINE-6]]:29: note: 'w' is moved to 'device' here
   return 0;
+}
+
+// Guards in helpers: a helper that copies its argument to the host itself
+// when it is on a device reads host memory for every caller.
+void copy_out_is_cuda(torch::Tensor t, float *dst) {
+  if (t.is_cuda())
+    t = t.cpu();
+  std::memcpy(dst, t.data_ptr<float>(), sizeof(float) * t.numel());
+}
+void copy_out_device_check(torch::Tensor t, float *dst) {
+  if (t.device() != torch::kCPU)
+    t = t.to(torch::kCPU);
+  std::memcpy(dst, t.data_ptr<float>(), sizeof(float) * t.numel());
+}
+void copy_out_unguarded(torch::Tensor t, float *dst) {
+  if (!t.is_cuda())
+    t = t.contiguous();
+  std::memcpy(dst, t.data_ptr<float>(), sizeof(float) * t.numel());
+}
+void guarded_helpers(float *dst) {
+  auto x = torch::ones({4}).cuda();
+  copy_out_is_cuda(x, dst);
+  copy_out_device_check(x, dst);
+  copy_out_unguarded(x, dst);
+  // CHECK: :[[@LINE-1]]:3: warning: 'x' is on a CUDA device when it is passed to 'copy_out_unguarded', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-5]]:29: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-9]]:3: note: 't' reaches host code here, inside the helper
 }
