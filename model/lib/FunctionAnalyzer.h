@@ -156,9 +156,16 @@ private:
   Fact elementOf(const Expr *Obj, unsigned I);
   void bindElements(const VarDecl *VD, const Expr *Init);
   void setElements(const ValueDecl *K, llvm::ArrayRef<Fact> Facts);
+  /// Joins the elements of a returned pair or tuple into the summary.
+  void recordReturnElements(const Expr *Value);
+  bool ReturnElementsSplit = true;
 
   //--- Summaries.cpp -------------------------------------------------------
   Fact callSummary(const CallExpr *CE, const FunctionDecl *Callee);
+  /// A callee's summary fact \p Ret (its return value, or one element of
+  /// it) seen by the caller: its parameters become \p CE's arguments.
+  Fact fromSummary(const CallExpr *CE, const FunctionDecl *Def, unsigned First,
+                   const Fact &Ret);
   /// How notes name the callee \p Def of \p CE: its name, or for a lambda
   /// the variable that holds it.
   std::string calleeText(const CallExpr *CE, const FunctionDecl *Def) const;

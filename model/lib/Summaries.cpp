@@ -48,18 +48,22 @@ Fact FunctionAnalyzer::callSummary(const CallExpr *CE,
     Fact R = joinArgs(CE, /*TensorsOnly=*/true);
     return R.hasInfo() ? R : Fact::unknown();
   }
-  const FunctionFacts &Sum = Model.analyze(Def);
+  return fromSummary(CE, Def, First, Model.analyze(Def).Return);
+}
+
+Fact FunctionAnalyzer::fromSummary(const CallExpr *CE, const FunctionDecl *Def,
+                                   unsigned First, const Fact &Ret) {
   Fact R;
-  R.Unknown = Sum.Return.Unknown;
-  if (Sum.Return.Host)
+  R.Unknown = Ret.Unknown;
+  if (Ret.Host)
     R.Host = AllValuations;
-  if (Sum.Return.Dev) {
+  if (Ret.Dev) {
     R.Dev = AllValuations;
     R.Why = makeStep(Step::Returned, CE->getExprLoc(), "", calleeText(CE, Def),
-                     Sum.Return.Why);
+                     Ret.Why);
   }
   for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
-    if (Sum.Return.Params & (1u << I))
+    if (Ret.Params & (1u << I))
       R = join(R, eval(CE->getArg(I + First)));
   return R;
 }

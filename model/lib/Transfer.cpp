@@ -72,6 +72,22 @@ void FunctionAnalyzer::assign(const ValueDecl *Key, Fact F, SourceLocation Loc,
 
 //--- tuples ----------------------------------------------------------------
 
+void FunctionAnalyzer::recordReturnElements(const Expr *Value) {
+  if (!ReturnElementsSplit || !isTupleLike(FD->getReturnType()))
+    return;
+  std::optional<llvm::SmallVector<Fact, 2>> Facts = elementFacts(Value);
+  if (!Facts || (!Out.ReturnElements.empty() &&
+                 Out.ReturnElements.size() != Facts->size())) {
+    ReturnElementsSplit = false;
+    Out.ReturnElements.clear();
+    return;
+  }
+  Out.ReturnElements.resize(Facts->size());
+  for (unsigned I = 0; I < Facts->size(); ++I)
+    Out.ReturnElements[I] =
+        join(Out.ReturnElements[I], restrict((*Facts)[I], Cur->Reach));
+}
+
 void FunctionAnalyzer::setElements(const ValueDecl *K,
                                    llvm::ArrayRef<Fact> Facts) {
   auto &Slot = Elements[K];
@@ -85,16 +101,28 @@ std::optional<llvm::SmallVector<Fact, 2>>
 FunctionAnalyzer::elementFacts(const Expr *E) {
   E = stripValue(E);
   llvm::ArrayRef<const Expr *> Parts;
-  if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    std::string N = calleeName(CE);
-    if (!Api.is(ApiMatch::Function, N, ApiRole::TupleMaker))
-      return std::nullopt;
+  if (const auto *CE = dyn_cast<CallExpr>(E);
+      CE && Api.is(ApiMatch::Function, calleeName(CE), ApiRole::TupleMaker)) {
     Parts = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
   } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
              CE && isTupleLike(CE->getType()) && CE->getNumArgs() >= 2) {
     Parts = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
   } else if (const auto *IL = dyn_cast<InitListExpr>(E)) {
     Parts = llvm::ArrayRef(IL->getInits(), IL->getNumInits());
+  } else if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    // A function of this code that returns its elements separately.
+    unsigned First = 0;
+    const FunctionDecl *Def =
+        summarisable(CE, CE->getDirectCallee(), Scope::NonSystem, First);
+    if (!Def)
+      return std::nullopt;
+    const FunctionFacts &Sum = Model.analyze(Def);
+    if (Sum.ReturnElements.empty())
+      return std::nullopt;
+    llvm::SmallVector<Fact, 2> Out;
+    for (const Fact &R : Sum.ReturnElements)
+      Out.push_back(fromSummary(CE, Def, First, R));
+    return Out;
   } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     auto It = Elements.find(DRE->getDecl());
     if (It == Elements.end())
@@ -202,9 +230,11 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
     return;
   }
   if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
-    if (RS->getRetValue())
+    if (RS->getRetValue()) {
       Out.Return =
           join(Out.Return, restrict(eval(RS->getRetValue()), Cur->Reach));
+      recordReturnElements(RS->getRetValue());
+    }
     return;
   }
   const auto *E = dyn_cast<Expr>(S);

@@ -276,6 +276,7 @@ void FunctionAnalyzer::finish(const State &Exit) {
     for (HostSync &S : Out.Syncs)
       S.Definite = false;
     Out.Return = Fact::unknown();
+    Out.ReturnElements.clear();
   }
   llvm::sort(Out.Accesses, [&](const HostAccess &A, const HostAccess &B) {
     return SM.isBeforeInTranslationUnit(A.Sink->getBeginLoc(),

@@ -97,6 +97,64 @@ void f() {
   EXPECT_EQ(Body.Accesses[0].Tensor, "d");
 }
 
+TEST(Summaries, TuplesAreReturnedElementByElement) {
+  TestAST AST(R"cpp(
+#include <tuple>
+std::tuple<torch::Tensor, torch::Tensor> split(torch::Tensor x) {
+  return {x.cuda(), x.cpu()};
+}
+std::pair<torch::Tensor, torch::Tensor> keep(torch::Tensor x, bool g) {
+  if (g)
+    return std::make_pair(x, x.cpu());
+  return {x * 2, torch::ones({2})};
+}
+std::tuple<torch::Tensor, torch::Tensor> opaque(std::tuple<torch::Tensor, torch::Tensor> t) {
+  return t;
+}
+void f(torch::Tensor in) {
+  auto [d, h] = split(in);
+  (void)d; (void)h;
+}
+)cpp");
+  const FunctionFacts &Split = AST.model().analyze(AST.function("split"));
+  ASSERT_EQ(Split.ReturnElements.size(), 2u);
+  EXPECT_EQ(Split.ReturnElements[0].Dev, AllValuations);
+  EXPECT_EQ(Split.ReturnElements[0].Host, 0u);
+  EXPECT_EQ(Split.ReturnElements[1].Host, AllValuations);
+  EXPECT_EQ(Split.ReturnElements[1].Dev, 0u);
+  // Every return joins in; parameters stay symbolic.
+  const FunctionFacts &Keep = AST.model().analyze(AST.function("keep"));
+  ASSERT_EQ(Keep.ReturnElements.size(), 2u);
+  EXPECT_EQ(Keep.ReturnElements[0].Params, 0b1u);
+  EXPECT_EQ(Keep.ReturnElements[0].Dev, 0u);
+  EXPECT_EQ(Keep.ReturnElements[1].Params, 0u);
+  EXPECT_NE(Keep.ReturnElements[1].Host, 0u);
+  // A tuple that cannot be split (a parameter) gives no element summary.
+  EXPECT_TRUE(AST.model().analyze(AST.function("opaque")).ReturnElements.empty());
+  auto Lines = AST.trace("f");
+  EXPECT_EQ(Lines[15].Values["d"].Dev, AllValuations);
+  EXPECT_EQ(Lines[15].Values["h"].Host, AllValuations);
+  EXPECT_EQ(Lines[15].Values["h"].Dev, 0u);
+}
+
+TEST(Summaries, LambdaResultsAreSummarisedLikeFunctions) {
+  TestAST AST(R"cpp(
+void f() {
+  auto d = torch::ones({2}).cuda();
+  auto to_host = [](const torch::Tensor &t) { return t.cpu(); };
+  auto twice = [](const torch::Tensor &t) { return t * 2; };
+  auto h = to_host(d);
+  auto k = twice(d);
+  (void)h; (void)k;
+}
+)cpp");
+  auto Lines = AST.trace("f");
+  EXPECT_EQ(Lines[6].Values["h"].Host, AllValuations);
+  EXPECT_EQ(Lines[6].Values["h"].Dev, 0u);
+  EXPECT_EQ(Lines[7].Values["k"].Dev, AllValuations);
+  EXPECT_EQ(Lines[7].Values["k"].Host, 0u);
+}
+
 TEST(Summaries, CodeThatDoesNotCompileHasNoFactsAndAnUnknownResult) {
   TestAST AST(R"cpp(
 torch::Tensor broken(torch::Tensor x) { return undeclared_helper(x).cuda(); }

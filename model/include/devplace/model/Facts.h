@@ -71,6 +71,11 @@ struct FunctionFacts {
   std::vector<Meeting> Meetings;    ///< in the order the operations run
   std::vector<HostSync> Syncs;
   Fact Return; ///< device of the return value (summary for callers)
+  /// For a pair or tuple result built element by element on every return
+  /// (`return {a, b}`, `std::make_tuple(…)`, a local tuple): the device of
+  /// each element, so that callers' bindings keep a host element host.
+  /// Empty when some return cannot be split.
+  std::vector<Fact> ReturnElements;
   /// Parameters whose memory reaches host code, with that access (directly
   /// or through further calls): callers' device arguments reach it too.
   std::vector<std::pair<unsigned, const HostAccess *>> ParamSinks;
