@@ -37,8 +37,17 @@ bool isNonOwningView(QualType T) {
          isTensorType(T); // torch::from_blob(ptr, …) wraps without owning
 }
 
-/// `tmp.data_ptr<T>()` where tmp is a temporary tensor; returns the call.
-const CXXMemberCallExpr *dataPtrOfTemporary(const Expr *E) {
+/// Which tensors' memory a stored pointer must not point into: temporaries,
+/// or (for values that leave the function) its local host copies.
+using Owner = llvm::function_ref<bool(const Expr *Tensor)>;
+
+bool isTemporary(const Expr *Obj) {
+  Obj = Obj->IgnoreImpCasts();
+  return isa<MaterializeTemporaryExpr>(Obj) || Obj->isPRValue();
+}
+
+/// `obj.data_ptr<T>()` where \p Dies accepts obj; returns the call.
+const CXXMemberCallExpr *dataPtrOf(const Expr *E, Owner Dies) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(E->IgnoreParenImpCasts());
   if (!MC || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
     return nullptr;
@@ -47,16 +56,13 @@ const CXXMemberCallExpr *dataPtrOfTemporary(const Expr *E) {
   const Expr *Obj = MC->getImplicitObjectArgument();
   if (!Obj || !isTensorType(Obj->getType()))
     return nullptr;
-  Obj = Obj->IgnoreImpCasts();
-  if (isa<MaterializeTemporaryExpr>(Obj) || Obj->isPRValue())
-    return MC;
-  return nullptr;
+  return Dies(Obj) ? MC : nullptr;
 }
 
-/// The pointer into a temporary that \p Init stores, if any: the init
-/// itself (a pointer, through casts and arithmetic), or an argument of a
-/// view's constructor or of torch::from_blob.
-const CXXMemberCallExpr *storedTemporaryPointer(const Expr *Init) {
+/// The pointer into a tensor \p Dies accepts that \p Init stores, if any:
+/// the init itself (a pointer, through casts and arithmetic), or an
+/// argument of a view's constructor or of torch::from_blob.
+const CXXMemberCallExpr *storedPointer(const Expr *Init, Owner Dies) {
   Init = Init->IgnoreParenImpCasts();
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(Init))
     Init = EWC->getSubExpr()->IgnoreParenImpCasts();
@@ -80,7 +86,7 @@ const CXXMemberCallExpr *storedTemporaryPointer(const Expr *Init) {
     }
     break;
   }
-  if (const CXXMemberCallExpr *MC = dataPtrOfTemporary(Init))
+  if (const CXXMemberCallExpr *MC = dataPtrOf(Init, Dies))
     return MC;
   llvm::ArrayRef<const Expr *> Args;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Init)) {
@@ -95,11 +101,104 @@ const CXXMemberCallExpr *storedTemporaryPointer(const Expr *Init) {
   }
   for (const Expr *Arg : Args)
     if (Arg->getType()->isPointerType())
-      if (const CXXMemberCallExpr *MC = storedTemporaryPointer(Arg))
+      if (const CXXMemberCallExpr *MC = storedPointer(Arg, Dies))
         return MC;
   return nullptr;
 }
 
+const CXXMemberCallExpr *storedTemporaryPointer(const Expr *Init) {
+  return storedPointer(Init, isTemporary);
+}
+
+/// The function's local tensors (by-value parameters included) that hold a
+/// copy made here, assigned or initialised from `.cpu()` or `.to(…)`, and
+/// that nothing else shares (they are not passed, stored or returned as
+/// tensors). A view into one must not leave the function: on a GPU machine
+/// the copy is the only owner of that memory, and it is destroyed at the
+/// return.
+llvm::DenseSet<const VarDecl *> localHostCopies(const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::DenseSet<const VarDecl *> Out, Shared;
+    void share(const Expr *E) {
+      if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripValue(E)))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Shared.insert(VD);
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      if (isa<CXXOperatorCallExpr>(CE)) // operands: `h * 2`, `h = …`
+        return true;
+      for (const Expr *Arg : CE->arguments())
+        if (isTensorType(Arg->getType()))
+          share(Arg);
+      return true;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+      for (const Expr *Arg : CE->arguments())
+        share(Arg);
+      return true;
+    }
+    bool VisitReturnStmt(ReturnStmt *RS) {
+      share(RS->getRetValue());
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    static bool isCopy(const Expr *E) {
+      const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(stripValue(E));
+      if (!MC || !MC->getImplicitObjectArgument() ||
+          !isTensorType(MC->getImplicitObjectArgument()->getType()))
+        return false;
+      const ApiTable &Api = ApiTable::builtin();
+      return Api.tensorMethod(methodName(MC), ApiRole::MovesToHost) ||
+             Api.tensorMethod(methodName(MC), ApiRole::MovesToArgument);
+    }
+    void note(const Expr *Target, const Expr *Value) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (VD && VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
+          isTensorType(VD->getType()) && isCopy(Value))
+        Out.insert(VD);
+    }
+    bool VisitVarDecl(VarDecl *VD) {
+      if (VD->getInit() && VD->hasLocalStorage() &&
+          !VD->getType()->isReferenceType() && isTensorType(VD->getType()) &&
+          isCopy(VD->getInit()))
+        Out.insert(VD);
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+        note(OC->getArg(0), OC->getArg(1));
+        share(OC->getArg(1));
+      }
+      return true;
+    }
+  } F;
+  F.TraverseStmt(FD->getBody());
+  for (const VarDecl *VD : F.Shared)
+    F.Out.erase(VD);
+  return std::move(F.Out);
+}
+
+/// The parameter through which an assignment's target reaches the caller:
+/// `out` for a non-const reference parameter, `*out` for a pointer one.
+const ParmVarDecl *outParameter(const Expr *Target) {
+  Target = Target->IgnoreParenImpCasts();
+  bool Deref = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Target);
+      UO && UO->getOpcode() == UO_Deref) {
+    Target = UO->getSubExpr()->IgnoreParenImpCasts();
+    Deref = true;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(Target);
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!P)
+    return nullptr;
+  QualType T = P->getType();
+  if (!Deref && T->isLValueReferenceType() &&
+      !T.getNonReferenceType().isConstQualified())
+    return P;
+  return Deref && T->isPointerType() ? P : nullptr;
+}
 
 /// The tensor the temporary was made from (`x` in `x.cpu()`), if named.
 const DeclRefExpr *copiedVariable(const Expr *Temporary) {
@@ -194,9 +293,39 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
       }
       return true;
     }
+    // Views into a local host copy that leave the function.
+    llvm::DenseSet<const VarDecl *> Copies;
+    bool LocalCopy(const Expr *Obj) const {
+      const auto *DRE = dyn_cast<DeclRefExpr>(Obj->IgnoreImpCasts());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      return VD && Copies.contains(VD);
+    }
+    void escapes(const Expr *Value, StringRef Holder) {
+      if (Copies.empty() || !isNonOwningView(Value->getType()))
+        return;
+      const CXXMemberCallExpr *MC = storedPointer(
+          Value, [&](const Expr *Obj) { return LocalCopy(Obj); });
+      if (!MC)
+        return;
+      Check->diag(MC->getExprLoc(),
+                  "%0 keeps a pointer into '%1', a tensor copy local to "
+                  "'%2', which is destroyed when the function returns")
+          << Holder << exprText(MC->getImplicitObjectArgument(), *Ctx)
+          << FD->getNameAsString();
+    }
+    bool VisitReturnStmt(ReturnStmt *RS) {
+      if (RS->getRetValue())
+        escapes(RS->getRetValue(), "the returned value");
+      return true;
+    }
+    void assigned(const Expr *Target, const Expr *Value) {
+      if (const ParmVarDecl *P = outParameter(Target))
+        escapes(Value, "out-parameter '" + P->getName().str() + "'");
+    }
     bool VisitBinaryOperator(BinaryOperator *BO) {
       if (BO->getOpcode() != BO_Assign || !BO->getType()->isPointerType())
         return true;
+      assigned(BO->getLHS(), BO->getRHS());
       if (const CXXMemberCallExpr *MC = storedTemporaryPointer(BO->getRHS()))
         report(MC->getImplicitObjectArgument(), MC,
                exprText(BO->getLHS(), *Ctx), nullptr);
@@ -204,8 +333,10 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
     }
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
       if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2 ||
-          !isNonOwningView(OC->getArg(0)->getType()) ||
-          isTensorType(OC->getArg(0)->getType()))
+          !isNonOwningView(OC->getArg(0)->getType()))
+        return true;
+      assigned(OC->getArg(0), OC->getArg(1));
+      if (isTensorType(OC->getArg(0)->getType()))
         return true;
       if (const CXXMemberCallExpr *MC = storedTemporaryPointer(OC->getArg(1)))
         report(MC->getImplicitObjectArgument(), MC,
@@ -217,6 +348,7 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
   V.Ctx = &Ctx;
   V.Names = &Names;
   V.FD = FD;
+  V.Copies = localHostCopies(FD);
   V.TraverseStmt(FD->getBody());
 }
 

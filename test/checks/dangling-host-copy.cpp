@@ -38,3 +38,47 @@ void fine(torch::Tensor mask, torch::Tensor x, float *out) {
   auto cloned = torch::from_blob(x.cpu().data_ptr<float>(), {4}).clone();
   out[0] = p[0] + cloned.sum().item<float>();
 }
+
+// Views into a named copy that leave the function: the copy is local, and
+// on a GPU machine it is the only owner of that memory.
+cv::Mat to_mat(torch::Tensor t) {
+  t = t.to(torch::kCPU);
+  return cv::Mat(2, 2, CV_32FC1, t.data_ptr<float>());
+  // CHECK: :[[@LINE-1]]:36: warning: the returned value keeps a pointer into 't', a tensor copy local to 'to_mat', which is destroyed when the function returns [devplace-dangling-host-copy]
+}
+float *raw_pointer(const torch::Tensor &x) {
+  auto h = x.cpu();
+  return h.data_ptr<float>();
+  // CHECK: :[[@LINE-1]]:12: warning: the returned value keeps a pointer into 'h', a tensor copy local to 'raw_pointer', which is destroyed when the function returns [devplace-dangling-host-copy]
+}
+void out_parameters(const torch::Tensor &x, cv::Mat &out, float **p) {
+  auto h = x.cpu();
+  out = cv::Mat(2, 2, CV_32FC1, h.data_ptr<float>());
+  // CHECK: :[[@LINE-1]]:35: warning: out-parameter 'out' keeps a pointer into 'h', a tensor copy local to 'out_parameters', which is destroyed when the function returns [devplace-dangling-host-copy]
+  *p = h.data_ptr<float>();
+  // CHECK: :[[@LINE-1]]:10: warning: out-parameter 'p' keeps a pointer into 'h', a tensor copy local to 'out_parameters', which is destroyed when the function returns [devplace-dangling-host-copy]
+}
+torch::Tensor wrapped_copy(const torch::Tensor &x) {
+  auto h = x.cpu();
+  return torch::from_blob(h.data_ptr<float>(), {4});
+  // CHECK: :[[@LINE-1]]:29: warning: the returned value keeps a pointer into 'h', a tensor copy local to 'wrapped_copy', which is destroyed when the function returns [devplace-dangling-host-copy]
+}
+
+// Silent: an owning copy leaves, the view stays inside, the pointer is into
+// the caller's tensor, or the copy is shared with something that outlives it.
+cv::Mat cloned(const torch::Tensor &x) {
+  auto h = x.cpu();
+  return cv::Mat(2, 2, CV_32FC1, h.data_ptr<float>()).clone();
+}
+void used_inside(const torch::Tensor &x) {
+  auto h = x.cpu();
+  cv::Mat m(2, 2, CV_32FC1, h.data_ptr<float>());
+  cv::imwrite("m.png", m);
+}
+float *into_parameter(torch::Tensor t) { return t.data_ptr<float>(); }
+std::vector<torch::Tensor> kept;
+float *kept_alive(const torch::Tensor &x) {
+  auto h = x.cpu();
+  kept.push_back(h);
+  return h.data_ptr<float>();
+}
