@@ -10,6 +10,11 @@ Workloads:
   many-fns  a generated file with 2,000 small functions, on the mock headers
   chains    a generated file with 2,000 functions calling each other in
             chains of depth 20 (cross-function summaries)
+  objects   a generated file with 500 groups of a class that collects
+            tensors in a member (written in one method, read in another), a
+            function returning a tuple unpacked element-wise by its caller,
+            and lambdas whose results are summarised (per-member, element
+            and lambda summaries)
 
 Each command runs --repeat times, interleaved; the table reports the median
 CPU time (user + system, from wait4's rusage: steadier than wall time on a
@@ -95,6 +100,22 @@ def call_chains(n, depth):
     return "\n".join(out) + "\n"
 
 
+def objects_and_tuples(n):
+    out = ["#include <torch/torch.h>", "#include <tuple>", "#include <vector>"]
+    for i in range(n):
+        out.append(f"struct Meter{i} {{ std::vector<torch::Tensor> seen;\n"
+                   f"  void add(const torch::Tensor &t) {{ seen.push_back(t.detach()); }}\n"
+                   f"  float last() const {{ return seen.back().data_ptr<float>()[0]; }} }};")
+        out.append(f"std::tuple<torch::Tensor, torch::Tensor> split{i}(const torch::Tensor &x) {{\n"
+                   f"  return {{x.to(torch::kCUDA) * 2, x.cpu()}}; }}")
+        out.append(f"float use{i}(const torch::Tensor &x, Meter{i} &m) {{\n"
+                   f"  auto [d, h] = split{i}(x);\n"
+                   f"  auto to_host = [](const torch::Tensor &t) {{ return t.cpu(); }};\n"
+                   f"  m.add({'d' if i % 2 else 'h'});\n"
+                   f"  return to_host(d).data_ptr<float>()[0] + h.data_ptr<float>()[0] + m.last(); }}")
+    return "\n".join(out) + "\n"
+
+
 def measure(cmd):
     """Runs cmd; returns (CPU seconds, peak RSS in MiB, exit status)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -142,7 +163,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="devplace-bench-")
     files = {}
     for name, text in (("big-fn", big_function(5000)), ("many-fns", many_functions(2000)),
-                       ("chains", call_chains(2000, 20))):
+                       ("chains", call_chains(2000, 20)), ("objects", objects_and_tuples(500))):
         path = os.path.join(tmp, name + ".cpp")
         with open(path, "w") as f:
             f.write(text)
@@ -150,7 +171,7 @@ def main():
     files["real"] = (os.path.join(ROOT, "examples", "celeba_smile", "train_buggy.cpp"), TORCH)
 
     rows = []
-    for name in ("real", "big-fn", "many-fns", "chains"):
+    for name in ("real", "big-fn", "many-fns", "chains", "objects"):
         if args.only and name not in args.only:
             continue
         path, flags = files[name]
