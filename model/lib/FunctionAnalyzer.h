@@ -200,6 +200,7 @@ private:
   void observe(const Stmt *S);
   void observeSinks(const Expr *E);
   void observeHelperCall(const Expr *E);
+  void observeElementCalls(const CallExpr *CE);
   void observeSync(const Expr *E);
   void observeOperation(const Expr *E);
   void meet(const Expr *Where, const Expr *A, const Expr *B, Meeting::Kind K);

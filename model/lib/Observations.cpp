@@ -156,7 +156,42 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
   }
 }
 
+void FunctionAnalyzer::observeElementCalls(const CallExpr *CE) {
+  // std::for_each(v.begin(), v.end(), [](const torch::Tensor &t) {…}): the
+  // lambda's parameter is each element of v.
+  const Expr *Fn = stripValue(CE->getArg(CE->getNumArgs() - 1));
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Fn))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->getInit())
+      Fn = stripValue(VD->getInit());
+  const auto *LE = dyn_cast<LambdaExpr>(Fn);
+  const FunctionDecl *Def = LE ? LE->getCallOperator() : nullptr;
+  if (!Def || !Def->hasBody() || Def->isDependentContext() ||
+      Model.inProgress(Def) || Def->getNumParams() < 1)
+    return;
+  const FunctionFacts &Sum = Model.analyze(Def);
+  for (const auto &[Index, Sink] : Sum.ParamSinks) {
+    if (Index != 0)
+      continue;
+    // The range's elements: v in v.begin(), or what the pointer points into.
+    const Expr *Range = stripValue(CE->getArg(0));
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Range);
+        MC && MC->getImplicitObjectArgument() &&
+        classifyType(MC->getImplicitObjectArgument()->getType()) ==
+            DeviceCarrier::Container)
+      Range = MC->getImplicitObjectArgument();
+    std::string Name = isa<DeclRefExpr>(stripValue(CE->getArg(
+                           CE->getNumArgs() - 1)))
+                           ? text(CE->getArg(CE->getNumArgs() - 1))
+                           : "the lambda";
+    access(HostAccess::Helper, CE, Range, eval(Range), Name, Sink);
+  }
+}
+
 void FunctionAnalyzer::observeHelperCall(const Expr *E) {
+  if (const auto *CE = dyn_cast<CallExpr>(E);
+      CE && CE->getNumArgs() >= 3 &&
+      Api.is(ApiMatch::Function, calleeName(CE), ApiRole::CallsOnElements))
+    observeElementCalls(CE);
   // A call to a function of this file whose parameter reaches host code:
   // the argument's memory reaches it too.
   auto [CE, Def, Summary, First] = mainFileHelper(E);

@@ -2,6 +2,9 @@
 // RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 // RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
+#include <algorithm>
+#include <cstring>
+#include <iterator>
 #include <vector>
 
 // Helpers: the sink is inside; the call that passes a device tensor is reported.
@@ -99,6 +102,25 @@ float lambdas() {
   // CHECK: :[[@LINE-3]]:29: note: 'w' is moved to a CUDA device here
   auto safe = [w] { return w.cpu().data_ptr<float>()[0]; };
   return read() + safe();
+}
+
+// std::for_each and std::transform call a lambda on each element.
+void for_each_element(const std::vector<torch::Tensor> &ins, float *dst) {
+  std::vector<torch::Tensor> dev, host;
+  for (const auto &t : ins) {
+    dev.push_back(t.cuda());
+    host.push_back(t.cpu());
+  }
+  auto copy = [dst](const torch::Tensor &t) { std::memcpy(dst, t.data_ptr<float>(), 4); };
+  std::for_each(dev.begin(), dev.end(), copy);
+  // CHECK: :[[@LINE-1]]:3: warning: 'dev' is on a CUDA device when it is passed to 'copy', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-6]]:21: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-7]]:9: note: an element is added to 'dev' here
+  // CHECK: :[[@LINE-5]]:47: note: 't' reaches host code here, inside the helper
+  std::for_each(host.begin(), host.end(), copy);
+  std::vector<float> firsts;
+  std::transform(host.begin(), host.end(), std::back_inserter(firsts),
+                 [](const torch::Tensor &t) { return t.data_ptr<float>()[0]; });
 }
 
 // Module parameters: written on the host before the move, read after it.
