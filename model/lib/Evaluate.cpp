@@ -33,7 +33,7 @@ const Step *FunctionAnalyzer::makeStep(Step::Kind K, SourceLocation Loc,
   auto *S = new (Model.arena().Allocate<Step>())
       Step{K,          Loc,  Model.save(Subject),       Model.save(Detail),
            whenText(), Prev, Prev ? Prev->Depth + 1 : 0};
-  S->DeviceType = Model.save(DeviceType);
+  S->DeviceType = DeviceType; // callers pass text that outlives the model
   return S;
 }
 
@@ -358,7 +358,7 @@ Fact FunctionAnalyzer::evalConstruct(const CXXConstructExpr *CE) {
         return Fact::device(makeStep(
             Step::DeviceConstant, CE->getExprLoc(), "",
             "\"" + Lit->getString().str() + "\"", nullptr,
-            llvm::StringRef(Lit->getString()).split(':').first.upper()));
+            Model.save(Lit->getString().split(':').first.upper())));
       }
       return Fact::unknown();
     }

@@ -90,6 +90,8 @@ private:
   DeviceCarrier classifyType(QualType T) { return Model.classify(T); }
   bool isTupleLike(QualType T) const;
   /// A new step; it names \p DeviceType, or else the one \p Prev names.
+  /// \p DeviceType must outlive the model (the table's text, an
+  /// identifier of the AST, or a string saved in the model).
   const Step *makeStep(Step::Kind K, SourceLocation Loc,
                        llvm::StringRef Subject, llvm::StringRef Detail,
                        const Step *Prev, llvm::StringRef DeviceType = {});
