@@ -151,23 +151,22 @@ llvm::DenseSet<const VarDecl *> localHostCopies(const FunctionDecl *FD) {
       return Api.tensorMethod(methodName(MC), ApiRole::MovesToHost) ||
              Api.tensorMethod(methodName(MC), ApiRole::MovesToArgument);
     }
-    void note(const Expr *Target, const Expr *Value) {
-      const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
-      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      if (VD && VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
-          isTensorType(VD->getType()) && isCopy(Value))
+    /// \p VD takes \p Value: a copy, when VD is a local tensor.
+    void takes(const VarDecl *VD, const Expr *Value) {
+      if (VD && Value && VD->hasLocalStorage() &&
+          !VD->getType()->isReferenceType() && isTensorType(VD->getType()) &&
+          isCopy(Value))
         Out.insert(VD);
     }
     bool VisitVarDecl(VarDecl *VD) {
-      if (VD->getInit() && VD->hasLocalStorage() &&
-          !VD->getType()->isReferenceType() && isTensorType(VD->getType()) &&
-          isCopy(VD->getInit()))
-        Out.insert(VD);
+      takes(VD, VD->getInit());
       return true;
     }
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
       if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
-        note(OC->getArg(0), OC->getArg(1));
+        const auto *DRE =
+            dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
+        takes(DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr, OC->getArg(1));
         share(OC->getArg(1));
       }
       return true;
@@ -303,8 +302,8 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
     void escapes(const Expr *Value, StringRef Holder) {
       if (Copies.empty() || !isNonOwningView(Value->getType()))
         return;
-      const CXXMemberCallExpr *MC = storedPointer(
-          Value, [&](const Expr *Obj) { return LocalCopy(Obj); });
+      const CXXMemberCallExpr *MC =
+          storedPointer(Value, [&](const Expr *Obj) { return LocalCopy(Obj); });
       if (!MC)
         return;
       Check->diag(MC->getExprLoc(),

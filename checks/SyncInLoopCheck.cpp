@@ -158,8 +158,7 @@ bool queuesTensorWork(const Stmt *Loop,
       // (`x.to(device).sum().item()`).
       if (InSync && Library &&
           !(MC && (Api.tensorMethod(methodName(MC), ApiRole::MovesToDevice) ||
-                   Api.tensorMethod(methodName(MC),
-                                    ApiRole::MovesToArgument))))
+                   Api.tensorMethod(methodName(MC), ApiRole::MovesToArgument))))
         return true;
       // Reading an element of a container is no work.
       if (OC)

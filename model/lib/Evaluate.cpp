@@ -355,10 +355,10 @@ Fact FunctionAnalyzer::evalConstruct(const CXXConstructExpr *CE) {
                            ApiRole::HostDeviceString))
           return Fact::host();
         // "cuda:0" names device type CUDA, as c10 spells it.
-        return Fact::device(makeStep(
-            Step::DeviceConstant, CE->getExprLoc(), "",
-            "\"" + Lit->getString().str() + "\"", nullptr,
-            Model.save(Lit->getString().split(':').first.upper())));
+        return Fact::device(
+            makeStep(Step::DeviceConstant, CE->getExprLoc(), "",
+                     "\"" + Lit->getString().str() + "\"", nullptr,
+                     Model.save(Lit->getString().split(':').first.upper())));
       }
       return Fact::unknown();
     }

@@ -179,10 +179,10 @@ void FunctionAnalyzer::observeElementCalls(const CallExpr *CE) {
         classifyType(MC->getImplicitObjectArgument()->getType()) ==
             DeviceCarrier::Container)
       Range = MC->getImplicitObjectArgument();
-    std::string Name = isa<DeclRefExpr>(stripValue(CE->getArg(
-                           CE->getNumArgs() - 1)))
-                           ? text(CE->getArg(CE->getNumArgs() - 1))
-                           : "the lambda";
+    std::string Name =
+        isa<DeclRefExpr>(stripValue(CE->getArg(CE->getNumArgs() - 1)))
+            ? text(CE->getArg(CE->getNumArgs() - 1))
+            : "the lambda";
     access(HostAccess::Helper, CE, Range, eval(Range), Name, Sink);
   }
 }

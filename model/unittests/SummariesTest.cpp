@@ -130,7 +130,8 @@ void f(torch::Tensor in) {
   EXPECT_EQ(Keep.ReturnElements[1].Params, 0u);
   EXPECT_NE(Keep.ReturnElements[1].Host, 0u);
   // A tuple that cannot be split (a parameter) gives no element summary.
-  EXPECT_TRUE(AST.model().analyze(AST.function("opaque")).ReturnElements.empty());
+  EXPECT_TRUE(
+      AST.model().analyze(AST.function("opaque")).ReturnElements.empty());
   auto Lines = AST.trace("f");
   EXPECT_EQ(Lines[15].Values["d"].Dev, AllValuations);
   EXPECT_EQ(Lines[15].Values["h"].Host, AllValuations);
