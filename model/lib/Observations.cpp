@@ -159,32 +159,32 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
 void FunctionAnalyzer::observeElementCalls(const CallExpr *CE) {
   // std::for_each(v.begin(), v.end(), [](const torch::Tensor &t) {…}): the
   // lambda's parameter is each element of v.
-  const Expr *Fn = stripValue(CE->getArg(CE->getNumArgs() - 1));
+  const Expr *FnArg = stripValue(CE->getArg(CE->getNumArgs() - 1));
+  const Expr *Fn = FnArg;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Fn))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->getInit())
       Fn = stripValue(VD->getInit());
   const auto *LE = dyn_cast<LambdaExpr>(Fn);
-  const FunctionDecl *Def = LE ? LE->getCallOperator() : nullptr;
-  if (!Def || !Def->hasBody() || Def->isDependentContext() ||
-      Model.inProgress(Def) || Def->getNumParams() < 1)
+  unsigned Shift = 0;
+  const FunctionDecl *Def =
+      LE ? summarisable(CE, LE->getCallOperator(), Scope::MainFile, Shift)
+         : nullptr;
+  if (!Def)
     return;
   const FunctionFacts &Sum = Model.analyze(Def);
-  for (const auto &[Index, Sink] : Sum.ParamSinks) {
-    if (Index != 0)
-      continue;
-    // The range's elements: v in v.begin(), or what the pointer points into.
-    const Expr *Range = stripValue(CE->getArg(0));
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Range);
-        MC && MC->getImplicitObjectArgument() &&
-        classifyType(MC->getImplicitObjectArgument()->getType()) ==
-            DeviceCarrier::Container)
-      Range = MC->getImplicitObjectArgument();
-    std::string Name =
-        isa<DeclRefExpr>(stripValue(CE->getArg(CE->getNumArgs() - 1)))
-            ? text(CE->getArg(CE->getNumArgs() - 1))
-            : "the lambda";
-    access(HostAccess::Helper, CE, Range, eval(Range), Name, Sink);
-  }
+  auto Sink = llvm::find_if(Sum.ParamSinks,
+                            [](const auto &PS) { return PS.first == 0; });
+  if (Sink == Sum.ParamSinks.end())
+    return;
+  // The range's elements: v in v.begin(), or what the pointer points into.
+  const Expr *Range = stripValue(CE->getArg(0));
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Range);
+      MC && MC->getImplicitObjectArgument() &&
+      classifyType(MC->getImplicitObjectArgument()->getType()) ==
+          DeviceCarrier::Container)
+    Range = MC->getImplicitObjectArgument();
+  access(HostAccess::Helper, CE, Range, eval(Range),
+         isa<DeclRefExpr>(FnArg) ? text(FnArg) : "the lambda", Sink->second);
 }
 
 void FunctionAnalyzer::observeHelperCall(const Expr *E) {
