@@ -19,6 +19,41 @@ bool FunctionAnalyzer::isTupleLike(QualType T) const {
   return RD && Api.is(ApiMatch::Class, qualifiedName(RD), ApiRole::TupleClass);
 }
 
+bool FunctionAnalyzer::hasMemberFact(const FieldDecl *Field) {
+  // A module member moves with its own calls; a pointer is tracked only
+  // where it is taken.
+  DeviceCarrier C = classifyType(Field->getType());
+  return C != DeviceCarrier::None && C != DeviceCarrier::Pointer &&
+         C != DeviceCarrier::Module;
+}
+
+bool FunctionAnalyzer::splitsIntoMembers(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  RD = RD ? RD->getDefinition() : nullptr;
+  // Bases would come first in a braced initialiser and break the
+  // correspondence of initialisers and fields; library classes have
+  // invariants of their own.
+  if (!RD || RD->isLambda() || RD->isUnion() || RD->getNumBases() ||
+      SM.isInSystemHeader(RD->getLocation()) ||
+      classifyType(T) != DeviceCarrier::None)
+    return false;
+  return llvm::any_of(RD->fields(),
+                      [&](const FieldDecl *F) { return hasMemberFact(F); });
+}
+
+std::optional<MemberSlot> FunctionAnalyzer::memberSlotOf(const Expr *E) {
+  const auto *ME = dyn_cast<MemberExpr>(stripValue(E));
+  if (!ME || ME->isArrow())
+    return std::nullopt;
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!Field || !VD || !MemberObjects.contains(VD) ||
+      !hasMemberFact(Field))
+    return std::nullopt;
+  return MemberSlot(VD, Field);
+}
+
 const Step *FunctionAnalyzer::makeStep(Step::Kind K, SourceLocation Loc,
                                        llvm::StringRef Subject,
                                        llvm::StringRef Detail, const Step *Prev,
@@ -257,6 +292,15 @@ Fact FunctionAnalyzer::evalMember(const MemberExpr *ME) {
   if (const ValueDecl *K = keyOf(ME))
     if (C != DeviceCarrier::None)
       return lookup(K, ME);
+  // A member of a local object (`s.loss`), of a function's result
+  // (`f(x).probs`) or of a braced temporary: that object's own fact.
+  if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      Field && !ME->isArrow() && hasMemberFact(Field) &&
+      splitsIntoMembers(ME->getBase()->getType()))
+    if (std::optional<llvm::SmallVector<Fact, 2>> Facts =
+            elementFacts(ME->getBase());
+        Facts && Field->getFieldIndex() < Facts->size())
+      return (*Facts)[Field->getFieldIndex()];
   // A member of a module reached through a module variable
   // (`net->fc->weight`): registered members move with the module.
   if (C == DeviceCarrier::Tensor || C == DeviceCarrier::Module)

@@ -74,6 +74,15 @@ private:
   // std::pair / std::tuple variables: one fact per element (joined over the
   // function), so that a (device, host) pair keeps its host element host.
   llvm::DenseMap<const ValueDecl *, llvm::SmallVector<Fact, 2>> Elements;
+  // Local objects of plain structs with tensor members (`Stats s{…}`,
+  // `Output o = f(x)`) whose members change only by assignment here: never
+  // passed by non-const reference or pointer, nor to a non-const method.
+  // Each keeps a fact per member in the state (State::Members).
+  llvm::DenseSet<const VarDecl *> MemberObjects;
+  // Calls that may change such an object (passed by non-const reference or
+  // pointer, a non-const method): its members are unknown after them.
+  llvm::DenseMap<const Expr *, llvm::SmallVector<const VarDecl *, 1>>
+      Clobbers;
   // Loop variables that iterate a map: `.second` is one of its values.
   llvm::DenseSet<const VarDecl *> MapEntries;
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
@@ -89,6 +98,15 @@ private:
   // Hides the free function: member code classifies through the memo.
   DeviceCarrier classifyType(QualType T) { return Model.classify(T); }
   bool isTupleLike(QualType T) const;
+  /// A plain struct of this code with members whose device the model
+  /// follows (tensors, devices, containers of them), and no base classes:
+  /// its objects, and functions returning it, keep a fact per member.
+  bool splitsIntoMembers(QualType T);
+  /// A member whose device gets a fact of its own in a local object.
+  bool hasMemberFact(const FieldDecl *Field);
+  /// The member of a local object \p E names (`s.loss`), when that object
+  /// keeps per-member facts.
+  std::optional<MemberSlot> memberSlotOf(const Expr *E);
   /// A new step; it names \p DeviceType, or else the one \p Prev names.
   /// \p DeviceType must outlive the model (the table's text, an
   /// identifier of the AST, or a string saved in the model).
@@ -151,7 +169,18 @@ private:
   bool describesDirectly(const Step *S, const Expr *E);
   void assign(const ValueDecl *Key, Fact F, SourceLocation Loc, bool Weak,
               const Expr *Value);
-  /// The element facts of a tuple-like expression, when they are known.
+  void assignMember(MemberSlot Slot, Fact F, SourceLocation Loc, bool Weak,
+                    const Expr *Value);
+  /// \p F as the value \p Name takes at \p Loc: its step names \p Name.
+  Fact named(Fact F, llvm::StringRef Name, QualType T, SourceLocation Loc,
+             bool Weak, const Expr *Value);
+  /// Every member of the local object \p VD takes its element of \p Facts
+  /// (by field index), or no information when \p Facts is empty.
+  void setMembers(const VarDecl *VD,
+                  const std::optional<llvm::SmallVector<Fact, 2>> &Facts,
+                  SourceLocation Loc);
+  /// The element facts of a tuple-like expression, or the member facts (by
+  /// field index) of a struct that splitsIntoMembers, when they are known.
   std::optional<llvm::SmallVector<Fact, 2>> elementFacts(const Expr *E);
   /// Element \p I of the tuple-like value \p Obj; unknown (silent) when the
   /// elements cannot be told apart.

@@ -10,38 +10,40 @@
 
 namespace clang {
 class ValueDecl;
+class VarDecl;
+class FieldDecl;
 namespace devplace {
 
-/// The facts of the variables live at one program point, sorted by key. A
+/// The facts of the values live at one program point, sorted by key. A
 /// point has a handful of live tracked variables, and a function has
 /// thousands of points: a sorted small vector is both smaller and faster
 /// here than a hash map (which allocates 64 buckets for its first entry).
-class VarFacts {
+template <typename KeyT> class FactMap {
 public:
-  using Entry = std::pair<const ValueDecl *, Fact>;
-  using iterator = llvm::SmallVector<Entry, 4>::iterator;
-  using const_iterator = llvm::SmallVector<Entry, 4>::const_iterator;
+  using Entry = std::pair<KeyT, Fact>;
+  using iterator = typename llvm::SmallVector<Entry, 4>::iterator;
+  using const_iterator = typename llvm::SmallVector<Entry, 4>::const_iterator;
 
   iterator begin() { return Entries.begin(); }
   iterator end() { return Entries.end(); }
   const_iterator begin() const { return Entries.begin(); }
   const_iterator end() const { return Entries.end(); }
 
-  iterator find(const ValueDecl *K) {
+  iterator find(const KeyT &K) {
     iterator It = lowerBound(K);
     return It != end() && It->first == K ? It : end();
   }
-  const Fact *lookup(const ValueDecl *K) const {
-    auto It = const_cast<VarFacts *>(this)->find(K);
+  const Fact *lookup(const KeyT &K) const {
+    auto It = const_cast<FactMap *>(this)->find(K);
     return It == Entries.end() ? nullptr : &It->second;
   }
-  Fact &operator[](const ValueDecl *K) {
+  Fact &operator[](const KeyT &K) {
     iterator It = lowerBound(K);
     if (It == end() || It->first != K)
       It = Entries.insert(It, Entry(K, Fact{}));
     return It->second;
   }
-  void erase(const ValueDecl *K) {
+  void erase(const KeyT &K) {
     iterator It = find(K);
     if (It != end())
       Entries.erase(It);
@@ -52,19 +54,27 @@ public:
   }
 
 private:
-  iterator lowerBound(const ValueDecl *K) {
-    return llvm::lower_bound(
-        Entries, K, [](const Entry &E, const ValueDecl *Key) {
-          return std::less<const ValueDecl *>()(E.first, Key);
-        });
+  iterator lowerBound(const KeyT &K) {
+    return llvm::lower_bound(Entries, K,
+                             [](const Entry &E, const KeyT &Key) {
+                               return std::less<KeyT>()(E.first, Key);
+                             });
   }
   llvm::SmallVector<Entry, 4> Entries;
 };
+
+/// Tracked variables, parameters and members of `this`.
+using VarFacts = FactMap<const ValueDecl *>;
+/// A member of a local object of a plain struct (`s.loss` of `Stats s`):
+/// each object keeps its own facts, as a variable does.
+using MemberSlot = std::pair<const VarDecl *, const FieldDecl *>;
+using MemberFacts = FactMap<MemberSlot>;
 
 /// The abstract state at one program point.
 struct State {
   Mask Reach = 0; ///< valuations that reach this point; 0 = unreachable
   VarFacts Vals;
+  MemberFacts Members;
 };
 
 /// Joins \p In into \p Into; returns true when \p Into changed.

@@ -42,24 +42,30 @@ bool FunctionAnalyzer::describesDirectly(const Step *S, const Expr *E) {
   return false;
 }
 
+Fact FunctionAnalyzer::named(Fact F, llvm::StringRef Name, QualType T,
+                             SourceLocation Loc, bool Weak,
+                             const Expr *Value) {
+  if (!F.Dev || !F.Why)
+    return F;
+  if (!Weak && F.Why->Subject.empty() && describesDirectly(F.Why, Value)) {
+    // Name the step that happened on this line after the variable.
+    Step Renamed = *F.Why;
+    Renamed.Subject = Model.save(Name);
+    DeviceCarrier C = classifyType(T);
+    Renamed.SubjectIsDevice = C == DeviceCarrier::Device ||
+                              C == DeviceCarrier::DeviceType ||
+                              C == DeviceCarrier::Options;
+    F.Why = new (Model.arena().Allocate<Step>()) Step(Renamed);
+  } else if (!(F.Why->Subject == Name && sameLine(F.Why->Loc, Loc))) {
+    F.Why = makeStep(Weak ? Step::Inserted : Step::Assigned, Loc,
+                     Model.save(Name), "", F.Why);
+  }
+  return F;
+}
+
 void FunctionAnalyzer::assign(const ValueDecl *Key, Fact F, SourceLocation Loc,
                               bool Weak, const Expr *Value) {
-  if (F.Dev && F.Why) {
-    llvm::StringRef Name = Key->getName();
-    if (!Weak && F.Why->Subject.empty() && describesDirectly(F.Why, Value)) {
-      // Name the step that happened on this line after the variable.
-      Step Renamed = *F.Why;
-      Renamed.Subject = Model.save(Name);
-      DeviceCarrier C = classifyType(Key->getType());
-      Renamed.SubjectIsDevice = C == DeviceCarrier::Device ||
-                                C == DeviceCarrier::DeviceType ||
-                                C == DeviceCarrier::Options;
-      F.Why = new (Model.arena().Allocate<Step>()) Step(Renamed);
-    } else if (!(F.Why->Subject == Name && sameLine(F.Why->Loc, Loc))) {
-      F.Why = makeStep(Weak ? Step::Inserted : Step::Assigned, Loc, Name, "",
-                       F.Why);
-    }
-  }
+  F = named(F, Key->getName(), Key->getType(), Loc, Weak, Value);
   if (Weak) {
     auto It = Cur->Vals.find(Key);
     if (It != Cur->Vals.end())
@@ -70,10 +76,40 @@ void FunctionAnalyzer::assign(const ValueDecl *Key, Fact F, SourceLocation Loc,
     Model.recordMember(FD, F);
 }
 
+void FunctionAnalyzer::assignMember(MemberSlot Slot, Fact F,
+                                    SourceLocation Loc, bool Weak,
+                                    const Expr *Value) {
+  auto [VD, Field] = Slot;
+  F = named(F, (VD->getName() + "." + Field->getName()).str(),
+            Field->getType(), Loc, Weak, Value);
+  if (Weak)
+    if (const Fact *Old = Cur->Members.lookup(Slot))
+      F = join(*Old, F);
+  Cur->Members[Slot] = F;
+  // Code that gets the object by reference reads the member's summary.
+  Model.recordMember(Field, F);
+}
+
+void FunctionAnalyzer::setMembers(
+    const VarDecl *VD, const std::optional<llvm::SmallVector<Fact, 2>> &Facts,
+    SourceLocation Loc) {
+  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+  for (const FieldDecl *Field : RD->fields())
+    if (hasMemberFact(Field)) {
+      unsigned I = Field->getFieldIndex();
+      // What the model does not see (a member left to its default, a
+      // constructor's arguments) is unknown, never host.
+      assignMember(MemberSlot(VD, Field),
+                   Facts && I < Facts->size() ? (*Facts)[I] : Fact{}, Loc,
+                   false, nullptr);
+    }
+}
+
 //--- tuples ----------------------------------------------------------------
 
 void FunctionAnalyzer::recordReturnElements(const Expr *Value) {
-  if (!ReturnElementsSplit || !isTupleLike(FD->getReturnType()))
+  if (!ReturnElementsSplit || !(isTupleLike(FD->getReturnType()) ||
+                                 splitsIntoMembers(FD->getReturnType())))
     return;
   std::optional<llvm::SmallVector<Fact, 2>> Facts = elementFacts(Value);
   if (!Facts || (!Out.ReturnElements.empty() &&
@@ -100,6 +136,15 @@ void FunctionAnalyzer::setElements(const ValueDecl *K,
 std::optional<llvm::SmallVector<Fact, 2>>
 FunctionAnalyzer::elementFacts(const Expr *E) {
   E = stripValue(E);
+  // `Stats{a, b}`: the braced list is the value.
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E);
+      FC && FC->getCastKind() == CK_NoOp)
+    E = stripValue(FC->getSubExpr());
+  // `return std::move(s);`
+  if (const auto *CE = dyn_cast<CallExpr>(E);
+      CE && CE->getNumArgs() == 1 &&
+      Api.is(ApiMatch::Function, calleeName(CE), ApiRole::PassesThrough))
+    return elementFacts(CE->getArg(0));
   llvm::ArrayRef<const Expr *> Parts;
   if (const auto *CE = dyn_cast<CallExpr>(E);
       CE && Api.is(ApiMatch::Function, calleeName(CE), ApiRole::TupleMaker)) {
@@ -122,6 +167,18 @@ FunctionAnalyzer::elementFacts(const Expr *E) {
     llvm::SmallVector<Fact, 2> Out;
     for (const Fact &R : Sum.ReturnElements)
       Out.push_back(fromSummary(CE, Def, First, R));
+    return Out;
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E);
+             DRE && isa<VarDecl>(DRE->getDecl()) &&
+             MemberObjects.contains(cast<VarDecl>(DRE->getDecl()))) {
+    // A local object: its members' facts here, by field index.
+    const auto *VD = cast<VarDecl>(DRE->getDecl());
+    llvm::SmallVector<Fact, 2> Out;
+    for (const FieldDecl *Field : VD->getType()->getAsCXXRecordDecl()->fields())
+      if (const Fact *F = Cur->Members.lookup(MemberSlot(VD, Field)))
+        Out.push_back(*F);
+      else
+        Out.push_back(Fact{});
     return Out;
   } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     auto It = Elements.find(DRE->getDecl());
@@ -175,6 +232,13 @@ Fact FunctionAnalyzer::elementOf(const Expr *Obj, unsigned I) {
 //--- statements ------------------------------------------------------------
 
 void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
+  if (MemberObjects.contains(VD)) {
+    const Expr *Init = VD->getInit();
+    setMembers(VD, Init ? elementFacts(Init) : std::nullopt,
+               VD->getLocation());
+    bindElements(VD, Init);
+    return;
+  }
   DeviceCarrier C = classifyType(VD->getType());
   if (C == DeviceCarrier::None)
     return;
@@ -244,6 +308,12 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   if (Arms.contains(E))
     ArmFacts[E] = Value;
   applyParamMoves(E);
+  if (auto It = Clobbers.find(E); It != Clobbers.end())
+    for (const VarDecl *VD : It->second)
+      if (MemberObjects.contains(VD))
+        for (const FieldDecl *Field : VD->getType()->getAsCXXRecordDecl()->fields())
+          if (hasMemberFact(Field))
+            Cur->Members[MemberSlot(VD, Field)] = Fact::unknown();
 
   // Writes to tracked variables.
   const Expr *LHS = nullptr, *RHS = nullptr;
@@ -256,10 +326,23 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
     LHS = OC->getArg(0);
     RHS = OC->getArg(1);
     // Tensor::operator=(Scalar) fills in place and keeps the device.
-    if (classifyType(RHS->getType()) == DeviceCarrier::None)
+    if (classifyType(RHS->getType()) == DeviceCarrier::None &&
+        !splitsIntoMembers(RHS->getType()))
       return;
   }
   if (LHS && RHS) {
+    // A whole local object: `s = f(x)`, `s = other`.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(stripValue(LHS));
+        DRE && isa<VarDecl>(DRE->getDecl()) &&
+        MemberObjects.contains(cast<VarDecl>(DRE->getDecl()))) {
+      setMembers(cast<VarDecl>(DRE->getDecl()), elementFacts(RHS),
+                 E->getExprLoc());
+      return;
+    }
+    if (std::optional<MemberSlot> Slot = memberSlotOf(LHS)) {
+      assignMember(*Slot, eval(RHS), E->getExprLoc(), false, RHS);
+      return;
+    }
     if (const auto *Tie = dyn_cast<CallExpr>(stripValue(LHS));
         Tie &&
         Api.is(ApiMatch::Function, calleeName(Tie), ApiRole::TiesReferences)) {
@@ -318,14 +401,15 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   const Expr *Obj = MC->getImplicitObjectArgument();
   if (Obj && classifyType(Obj->getType()) == DeviceCarrier::Container &&
       Api.methodName(N, ApiRole::ContainerInsert)) {
-    if (const ValueDecl *K = keyOf(Obj)) {
-      Fact F;
-      for (const Expr *Arg : MC->arguments())
-        if (classifyType(Arg->getType()) != DeviceCarrier::None &&
-            classifyType(Arg->getType()) != DeviceCarrier::Pointer)
-          F = join(F, eval(Arg));
+    Fact F;
+    for (const Expr *Arg : MC->arguments())
+      if (classifyType(Arg->getType()) != DeviceCarrier::None &&
+          classifyType(Arg->getType()) != DeviceCarrier::Pointer)
+        F = join(F, eval(Arg));
+    if (const ValueDecl *K = keyOf(Obj))
       assign(K, F, E->getExprLoc(), /*Weak=*/true, nullptr);
-    }
+    else if (std::optional<MemberSlot> Slot = memberSlotOf(Obj))
+      assignMember(*Slot, F, E->getExprLoc(), /*Weak=*/true, nullptr);
   }
 }
 

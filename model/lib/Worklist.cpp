@@ -9,17 +9,17 @@
 
 namespace clang::devplace {
 
-bool joinInto(State &Into, const State &In) {
-  if (!In.Reach)
-    return false;
-  bool Changed = (Into.Reach | In.Reach) != Into.Reach;
-  Mask OldReach = Into.Reach;
-  Into.Reach |= In.Reach;
-  for (const auto &[Key, F] : In.Vals) {
-    Fact Incoming = restrict(F, In.Reach);
-    auto It = Into.Vals.find(Key);
-    if (It == Into.Vals.end()) {
-      Into.Vals[Key] = Incoming;
+/// Joins the facts of \p In (reached under \p InReach) into \p Into (reached
+/// under \p OldReach so far); returns true when \p Into changed.
+template <typename KeyT>
+static bool joinFacts(FactMap<KeyT> &Into, Mask OldReach,
+                      const FactMap<KeyT> &In, Mask InReach) {
+  bool Changed = false;
+  for (const auto &[Key, F] : In) {
+    Fact Incoming = restrict(F, InReach);
+    auto It = Into.find(Key);
+    if (It == Into.end()) {
+      Into[Key] = Incoming;
       Changed = true;
       continue;
     }
@@ -28,6 +28,17 @@ bool joinInto(State &Into, const State &In) {
       Changed = true;
     It->second = J;
   }
+  return Changed;
+}
+
+bool joinInto(State &Into, const State &In) {
+  if (!In.Reach)
+    return false;
+  bool Changed = (Into.Reach | In.Reach) != Into.Reach;
+  Mask OldReach = Into.Reach;
+  Into.Reach |= In.Reach;
+  Changed |= joinFacts(Into.Vals, OldReach, In.Vals, In.Reach);
+  Changed |= joinFacts(Into.Members, OldReach, In.Members, In.Reach);
   return Changed;
 }
 
@@ -97,9 +108,118 @@ void FunctionAnalyzer::findStructure() {
       FA->Arms.insert(CO->getFalseExpr());
       return true;
     }
+
+    // Local objects that keep per-member facts, and those that cannot: an
+    // object that another name may change (a reference, a pointer, a
+    // capture by reference) is followed as before, through the members'
+    // summaries; one passed to a call that may change it (by non-const
+    // reference or pointer, a non-const method) has unknown members after
+    // that call.
+    llvm::DenseSet<const VarDecl *> Objects, Escaped;
+    /// The local object whose storage \p E is (`s`, `s.loss`, `s.a.b`).
+    static const VarDecl *objectOf(const Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+        if (ME->isArrow())
+          return nullptr;
+        E = ME->getBase()->IgnoreParenImpCasts();
+      }
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    }
+    void escape(const Expr *E) {
+      if (const VarDecl *VD = objectOf(E))
+        Escaped.insert(VD);
+    }
+    void clobber(const Expr *Call, const Expr *Arg) {
+      if (const VarDecl *VD = objectOf(Arg))
+        FA->Clobbers[Call].push_back(VD);
+    }
+    static bool mutableReference(QualType T) {
+      return (T->isReferenceType() || T->isPointerType()) &&
+             !T->getPointeeType().isConstQualified();
+    }
+    bool VisitVarDecl(VarDecl *VD) {
+      if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+          !VD->getType()->isReferenceType() &&
+          FA->splitsIntoMembers(VD->getType()))
+        Objects.insert(VD);
+      // `Stats &r = s;`, `auto &t = s.loss;` (not the hidden variables of a
+      // range-for, which only read).
+      if (VD->getType()->isReferenceType() && !VD->isImplicit() &&
+          VD->getInit() && mutableReference(VD->getType()))
+        escape(VD->getInit());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if (UO->getOpcode() == UO_AddrOf)
+        escape(UO->getSubExpr());
+      return true;
+    }
+    void arguments(const Expr *Call, const FunctionDecl *Callee,
+                   llvm::ArrayRef<const Expr *> Args, unsigned Shift) {
+      for (unsigned I = 0; I < Args.size(); ++I) {
+        if (!Callee || I < Shift) {
+          if (!Callee)
+            clobber(Call, Args[I]);
+          continue;
+        }
+        unsigned P = I - Shift;
+        if (P >= Callee->getNumParams() ||
+            mutableReference(Callee->getParamDecl(P)->getType()))
+          clobber(Call, Args[I]);
+      }
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      // std::move changes nothing; what takes its result decides.
+      if (FA->Api.is(ApiMatch::Function, calleeName(CE),
+                     ApiRole::PassesThrough))
+        return true;
+      unsigned Shift = 0;
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+          OC && isa_and_nonnull<CXXMethodDecl>(Callee)) {
+        // The object of a member operator: assigning a whole object or a
+        // member is followed; any other non-const operator is not.
+        Shift = 1;
+        const auto *MD = cast<CXXMethodDecl>(Callee);
+        if (OC->getOperator() != OO_Equal && !MD->isConst() &&
+            OC->getNumArgs() && !isa<MemberExpr>(
+                                    OC->getArg(0)->IgnoreParenImpCasts()))
+          clobber(CE, OC->getArg(0));
+      }
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+        if (const CXXMethodDecl *MD = MC->getMethodDecl();
+            MD && !MD->isConst() && MC->getImplicitObjectArgument() &&
+            isa<DeclRefExpr>(
+                MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+          clobber(CE, MC->getImplicitObjectArgument());
+      arguments(CE, Callee, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
+                Shift);
+      return true;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+      // A copy or a move reads the object (a moved-from tensor is
+      // undefined: reading it is a bug of its own).
+      if (CE->getConstructor()->isCopyOrMoveConstructor())
+        return true;
+      arguments(CE, CE->getConstructor(),
+                llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()), 0);
+      return true;
+    }
+    bool VisitLambdaExpr(LambdaExpr *LE) {
+      for (const LambdaCapture &C : LE->captures())
+        if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+          if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+            Escaped.insert(VD);
+      return true;
+    }
   } F;
   F.FA = this;
   F.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+  for (const VarDecl *VD : F.Objects)
+    if (!F.Escaped.contains(VD))
+      MemberObjects.insert(VD);
 }
 
 void FunctionAnalyzer::setUpEntry(State &Entry) {
