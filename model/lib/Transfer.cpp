@@ -80,8 +80,11 @@ void FunctionAnalyzer::assignMember(MemberSlot Slot, Fact F,
                                     SourceLocation Loc, bool Weak,
                                     const Expr *Value) {
   auto [VD, Field] = Slot;
-  F = named(F, (VD->getName() + "." + Field->getName()).str(),
-            Field->getType(), Loc, Weak, Value);
+  // The hidden object of `auto [a, b] = f(x)` has no name: its bindings
+  // name the steps.
+  if (!VD->getName().empty())
+    F = named(F, (VD->getName() + "." + Field->getName()).str(),
+              Field->getType(), Loc, Weak, Value);
   if (Weak)
     if (const Fact *Old = Cur->Members.lookup(Slot))
       F = join(*Old, F);

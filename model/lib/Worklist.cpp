@@ -263,6 +263,12 @@ public:
       return *F;
     return std::nullopt;
   }
+  std::optional<Fact> memberOf(const VarDecl *Object,
+                               const FieldDecl *Member) const override {
+    if (const Fact *F = S.Members.lookup(MemberSlot(Object, Member)))
+      return *F;
+    return std::nullopt;
+  }
   std::vector<std::string> atoms() const override {
     return {A.texts().begin(), A.texts().end()};
   }

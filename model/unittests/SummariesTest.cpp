@@ -138,6 +138,50 @@ void f(torch::Tensor in) {
   EXPECT_EQ(Lines[15].Values["h"].Dev, 0u);
 }
 
+TEST(Summaries, StructsKeepAFactPerMemberOfEachObject) {
+  TestAST AST(R"cpp(
+struct Stats { torch::Tensor loss; torch::Tensor acc; int n = 0; };
+Stats make(torch::Tensor x) {
+  Stats s;
+  s.loss = x.cuda();
+  s.acc = x;
+  return s;
+}
+Stats opaque(Stats s) { return s; }
+void fill(Stats &s);
+void f(torch::Tensor in) {
+  Stats a = make(in);
+  Stats b{in.cpu(), in.cuda()};
+  b.acc = b.acc.cpu();
+  fill(a);
+}
+)cpp");
+  // The returned object's members, by field index, in terms of parameters.
+  const FunctionFacts &Make = AST.model().analyze(AST.function("make"));
+  ASSERT_EQ(Make.ReturnElements.size(), 3u);
+  EXPECT_EQ(Make.ReturnElements[0].Dev, AllValuations);
+  EXPECT_EQ(Make.ReturnElements[0].Host, 0u);
+  EXPECT_EQ(Make.ReturnElements[1].Params, 0b1u);
+  EXPECT_EQ(Make.ReturnElements[1].Dev, 0u);
+  EXPECT_FALSE(Make.ReturnElements[2].hasInfo());
+  // A parameter's members are not followed: no per-member summary.
+  EXPECT_TRUE(
+      AST.model().analyze(AST.function("opaque")).ReturnElements.empty());
+  auto Lines = AST.trace("f");
+  EXPECT_EQ(Lines[12].Values["a.loss"].Dev, AllValuations);
+  EXPECT_EQ(Lines[12].Values["a.acc"].Params, 0b1u);
+  EXPECT_EQ(Lines[12].Values["a.acc"].Dev, 0u);
+  // Each object has its own facts, and an assignment replaces one.
+  EXPECT_EQ(Lines[13].Values["b.loss"].Host, AllValuations);
+  EXPECT_EQ(Lines[13].Values["b.acc"].Dev, AllValuations);
+  EXPECT_EQ(Lines[14].Values["b.acc"].Dev, 0u);
+  EXPECT_EQ(Lines[14].Values["b.acc"].Host, AllValuations);
+  EXPECT_EQ(Lines[14].Values["a.loss"].Dev, AllValuations);
+  // A call that may change the object leaves its members unknown.
+  EXPECT_TRUE(Lines[15].Values["a.loss"].Unknown);
+  EXPECT_EQ(Lines[15].Values["a.loss"].Dev, 0u);
+}
+
 TEST(Summaries, LambdaResultsAreSummarisedLikeFunctions) {
   TestAST AST(R"cpp(
 void f() {

@@ -86,9 +86,18 @@ public:
       Out.Reach = P.reach();
       Out.Values.clear();
       Atoms = P.atoms();
-      for (const ValueDecl *D : declsOf(FD))
+      for (const ValueDecl *D : declsOf(FD)) {
         if (std::optional<Fact> F = P.valueOf(D))
           Out.Values[D->getNameAsString()] = *F;
+        // Members of local objects, as "s.loss".
+        const auto *VD = dyn_cast<VarDecl>(D);
+        const auto *RD = VD ? VD->getType()->getAsCXXRecordDecl() : nullptr;
+        if (RD && RD->hasDefinition())
+          for (const FieldDecl *Field : RD->fields())
+            if (std::optional<Fact> F = P.memberOf(VD, Field))
+              Out.Values[D->getNameAsString() + "." +
+                         Field->getNameAsString()] = *F;
+      }
     });
     return Lines;
   }

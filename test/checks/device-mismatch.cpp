@@ -120,3 +120,48 @@ float outputs_through_forward_as_tuple() {
   std::forward_as_tuple(output, std::tie(h, c)) = lstm_step(data, std::make_tuple(h, c));
   return (output - target).sum().item<float>();
 }
+
+// Members of plain structs keep each object's device: a struct returned by a
+// module's forward (an auxiliary output) follows the input, and the model and
+// data on one device stay silent; a struct built from tensors on two devices
+// mixes them.
+struct Outputs {
+  torch::Tensor main;
+  torch::Tensor aux;
+};
+
+struct TwoHeadsImpl : torch::nn::Module {
+  TwoHeadsImpl()
+      : fc(register_module("fc", torch::nn::Linear(4, 2))),
+        head(register_module("head", torch::nn::Linear(4, 2))) {}
+  Outputs forward(torch::Tensor x, bool training) {
+    Outputs out;
+    out.main = fc(x);
+    if (training)
+      out.aux = head(x);
+    return out;
+  }
+  torch::nn::Linear fc, head;
+};
+
+float struct_outputs_follow_the_input(bool use_gpu) {
+  torch::Device device(use_gpu ? torch::kCUDA : torch::kCPU);
+  auto model = std::make_shared<TwoHeadsImpl>();
+  model->to(device);
+  auto x = torch::randn({8, 4}).to(device);
+  auto label = torch::ones({8, 2}).to(device);
+  Outputs o = model->forward(x, true);
+  auto loss = torch::nn::functional::binary_cross_entropy(o.main, label) +
+              torch::nn::functional::binary_cross_entropy(o.aux, label);
+  return loss.item<float>();
+}
+
+float struct_members_on_two_devices() {
+  Outputs o{torch::ones({2}).cuda(), torch::ones({2})};
+  auto same = o.main + torch::ones({2}).cuda();
+  auto mixed = o.main + o.aux;
+  // CHECK: :[[@LINE-1]]:23: warning: 'o.main' is on a CUDA device and 'o.aux' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-4]]:30: note: the tensor is moved to a CUDA device here
+  // CHECK: :[[@LINE-5]]:11: note: 'o.main' is assigned here
+  return (same + mixed).sum().item<float>();
+}

@@ -30,6 +30,7 @@ namespace clang {
 class FunctionDecl;
 class FieldDecl;
 class ValueDecl;
+class VarDecl;
 class Stmt;
 namespace devplace {
 
@@ -42,6 +43,10 @@ public:
   virtual Mask reach() const = 0;
   /// The fact of a tracked local, parameter or member here, if tracked.
   virtual std::optional<Fact> valueOf(const ValueDecl *D) const = 0;
+  /// The fact of member \p Member of the local object \p Object here, when
+  /// that object keeps a fact per member (a plain struct of tensors).
+  virtual std::optional<Fact> memberOf(const VarDecl *Object,
+                                       const FieldDecl *Member) const = 0;
   /// The atoms, in the order they were found ("'use_gpu'").
   virtual std::vector<std::string> atoms() const = 0;
 };
