@@ -73,8 +73,10 @@ struct FunctionFacts {
   Fact Return; ///< device of the return value (summary for callers)
   /// For a pair or tuple result built element by element on every return
   /// (`return {a, b}`, `std::make_tuple(…)`, a local tuple): the device of
-  /// each element, so that callers' bindings keep a host element host.
-  /// Empty when some return cannot be split.
+  /// each element, so that callers' bindings keep a host element host. For
+  /// a plain struct of tensors (`return Output{a, b}`, a local object
+  /// returned whole): the device of each member, by field index. Empty when
+  /// some return cannot be split.
   std::vector<Fact> ReturnElements;
   /// Parameters whose memory reaches host code, with that access (directly
   /// or through further calls): callers' device arguments reach it too.
