@@ -55,6 +55,10 @@ bool MutationScanner::VisitUnaryOperator(UnaryOperator *UO) {
 }
 
 bool MutationScanner::VisitCallExpr(CallExpr *CE) {
+  // A class's assignment operator (a std::function given another lambda).
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+      OC && OC->isAssignmentOp())
+    note(OC->getArg(0));
   // A flag passed by non-const reference may be changed by the callee.
   const FunctionDecl *FD = CE->getDirectCallee();
   for (unsigned I = 0, N = CE->getNumArgs(); I < N; ++I) {

@@ -19,6 +19,21 @@ bool FunctionAnalyzer::isTupleLike(QualType T) const {
   return RD && Api.is(ApiMatch::Class, qualifiedName(RD), ApiRole::TupleClass);
 }
 
+const LambdaExpr *FunctionAnalyzer::lambdaOf(const Expr *Fn) const {
+  Fn = stripValue(Fn);
+  // A variable that holds one lambda all its life (an `auto` variable, or a
+  // std::function never assigned another).
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Fn))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->getInit() && VD->hasLocalStorage() &&
+        !Mutations.Mutated.contains(VD))
+      Fn = stripValue(VD->getInit());
+  // std::function's converting constructor.
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Fn); CE && CE->getNumArgs() == 1)
+    Fn = stripValue(CE->getArg(0));
+  return dyn_cast<LambdaExpr>(Fn);
+}
+
 bool FunctionAnalyzer::hasMemberFact(const FieldDecl *Field) {
   // A module member moves with its own calls; a pointer is tracked only
   // where it is taken.
@@ -368,6 +383,10 @@ Fact FunctionAnalyzer::evalOperatorCall(const CXXOperatorCallExpr *OC) {
         !Api.inNamespace(qualifiedName(MD), ApiRole::LibraryNamespace) &&
         !Api.inNamespace(qualifiedName(MD), ApiRole::StandardLibrary))
       return callSummary(OC, MD);
+    // A std::function that holds one lambda: that lambda's summary.
+    if (RetC != DeviceCarrier::None && RetC != DeviceCarrier::Pointer)
+      if (const LambdaExpr *LE = lambdaOf(OC->getArg(0)))
+        return callSummary(OC, LE->getCallOperator());
   }
   if (classifyType(OC->getType()) == DeviceCarrier::Tensor ||
       classifyType(OC->getType()) == DeviceCarrier::Device) {

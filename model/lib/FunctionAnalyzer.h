@@ -102,6 +102,9 @@ private:
   /// follows (tensors, devices, containers of them), and no base classes:
   /// its objects, and functions returning it, keep a fact per member.
   bool splitsIntoMembers(QualType T);
+  /// The lambda \p Fn is: a lambda expression, or a local variable (`auto`
+  /// or std::function) that holds one lambda all its life; else null.
+  const LambdaExpr *lambdaOf(const Expr *Fn) const;
   /// A member whose device gets a fact of its own in a local object.
   bool hasMemberFact(const FieldDecl *Field);
   /// The member of a local object \p E names (`s.loss`), when that object

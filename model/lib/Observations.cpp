@@ -160,11 +160,7 @@ void FunctionAnalyzer::observeElementCalls(const CallExpr *CE) {
   // std::for_each(v.begin(), v.end(), [](const torch::Tensor &t) {…}): the
   // lambda's parameter is each element of v.
   const Expr *FnArg = stripValue(CE->getArg(CE->getNumArgs() - 1));
-  const Expr *Fn = FnArg;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Fn))
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && VD->getInit())
-      Fn = stripValue(VD->getInit());
-  const auto *LE = dyn_cast<LambdaExpr>(Fn);
+  const LambdaExpr *LE = lambdaOf(FnArg);
   unsigned Shift = 0;
   const FunctionDecl *Def =
       LE ? summarisable(CE, LE->getCallOperator(), Scope::MainFile, Shift)

@@ -4,6 +4,7 @@
 #include <torch/torch.h>
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <vector>
 
@@ -183,6 +184,28 @@ float lambda_results(const torch::Tensor &x) {
   // CHECK: :[[@LINE-8]]:24: note: 'device' is set to 'torch::kCUDA' here
   // CHECK: :[[@LINE-8]]:53: note: 't' is moved to 'device' here
   // CHECK: :[[@LINE-4]]:13: note: the tensor comes from 'put', which returns a result that may be on a CUDA device
+  return a + b + c;
+}
+
+// A std::function that holds one lambda all its life is that lambda; one
+// given another lambda later could be either (the call's arguments decide).
+float stored_lambdas(const torch::Tensor &x, bool late) {
+  std::function<torch::Tensor(const torch::Tensor &)> to_host =
+      [](const torch::Tensor &t) { return t.cpu(); };
+  std::function<torch::Tensor(torch::Tensor)> up = [](torch::Tensor t) {
+    return t.cuda();
+  };
+  float a = to_host(x.cuda()).data_ptr<float>()[0];
+  float b = up(x).data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:19: warning: 'up(x)' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-5]]:14: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-3]]:13: note: the tensor comes from 'up', which returns a result that may be on a CUDA device
+  std::function<torch::Tensor(torch::Tensor)> either = [](torch::Tensor t) {
+    return t.cpu();
+  };
+  if (late)
+    either = [](torch::Tensor t) { return t.cuda(); };
+  float c = either(x).data_ptr<float>()[0];
   return a + b + c;
 }
 
