@@ -190,6 +190,10 @@ private:
   Fact elementOf(const Expr *Obj, unsigned I);
   void bindElements(const VarDecl *VD, const Expr *Init);
   void setElements(const ValueDecl *K, llvm::ArrayRef<Fact> Facts);
+  /// The container an iterator walks or writes into: `v` for `v.begin()`
+  /// and `std::back_inserter(v)`; else the iterator itself.
+  const Expr *rangeOf(const Expr *Iterator);
+  void transferElementResults(const CallExpr *CE);
   /// Joins the elements of a returned pair or tuple into the summary.
   void recordReturnElements(const Expr *Value);
   bool ReturnElementsSplit = true;
@@ -200,6 +204,10 @@ private:
   /// it) seen by the caller: its parameters become \p CE's arguments.
   Fact fromSummary(const CallExpr *CE, const FunctionDecl *Def, unsigned First,
                    const Fact &Ret);
+  /// The same, with parameter i bound to \p ArgOf(i) (none when null).
+  Fact fromSummary(const CallExpr *CE, const FunctionDecl *Def,
+                   const Fact &Ret,
+                   llvm::function_ref<const Expr *(unsigned)> ArgOf);
   /// How notes name the callee \p Def of \p CE: its name, or for a lambda
   /// the variable that holds it.
   std::string calleeText(const CallExpr *CE, const FunctionDecl *Def) const;

@@ -173,12 +173,7 @@ void FunctionAnalyzer::observeElementCalls(const CallExpr *CE) {
   if (Sink == Sum.ParamSinks.end())
     return;
   // The range's elements: v in v.begin(), or what the pointer points into.
-  const Expr *Range = stripValue(CE->getArg(0));
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Range);
-      MC && MC->getImplicitObjectArgument() &&
-      classifyType(MC->getImplicitObjectArgument()->getType()) ==
-          DeviceCarrier::Container)
-    Range = MC->getImplicitObjectArgument();
+  const Expr *Range = rangeOf(CE->getArg(0));
   access(HostAccess::Helper, CE, Range, eval(Range),
          isa<DeclRefExpr>(FnArg) ? text(FnArg) : "the lambda", Sink->second);
 }

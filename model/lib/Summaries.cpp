@@ -53,6 +53,14 @@ Fact FunctionAnalyzer::callSummary(const CallExpr *CE,
 
 Fact FunctionAnalyzer::fromSummary(const CallExpr *CE, const FunctionDecl *Def,
                                    unsigned First, const Fact &Ret) {
+  return fromSummary(CE, Def, Ret, [&](unsigned I) {
+    return I + First < CE->getNumArgs() ? CE->getArg(I + First) : nullptr;
+  });
+}
+
+Fact FunctionAnalyzer::fromSummary(
+    const CallExpr *CE, const FunctionDecl *Def, const Fact &Ret,
+    llvm::function_ref<const Expr *(unsigned)> ArgOf) {
   Fact R;
   R.Unknown = Ret.Unknown;
   if (Ret.Host)
@@ -62,18 +70,24 @@ Fact FunctionAnalyzer::fromSummary(const CallExpr *CE, const FunctionDecl *Def,
     R.Why = makeStep(Step::Returned, CE->getExprLoc(), "", calleeText(CE, Def),
                      Ret.Why);
   }
-  for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
+  for (unsigned I = 0; I < 32; ++I)
     if (Ret.Params & (1u << I))
-      R = join(R, eval(CE->getArg(I + First)));
+      if (const Expr *Arg = ArgOf(I))
+        R = join(R, eval(Arg));
   return R;
 }
 
 std::string FunctionAnalyzer::calleeText(const CallExpr *CE,
                                          const FunctionDecl *Def) const {
-  // A lambda is named by the variable that holds it.
+  // A lambda is named by the variable that holds it; one written in the
+  // arguments of an algorithm (std::transform) by the algorithm.
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-      MD && MD->getParent()->isLambda())
-    return isa<CXXOperatorCallExpr>(CE) ? text(CE->getArg(0)) : "the lambda";
+      MD && MD->getParent()->isLambda()) {
+    if (isa<CXXOperatorCallExpr>(CE))
+      return text(CE->getArg(0));
+    const Expr *Fn = stripValue(CE->getArg(CE->getNumArgs() - 1));
+    return isa<DeclRefExpr>(Fn) ? text(Fn) : calleeName(CE);
+  }
   return Def->getNameAsString();
 }
 

@@ -232,6 +232,45 @@ Fact FunctionAnalyzer::elementOf(const Expr *Obj, unsigned I) {
   return Fact::unknown();
 }
 
+//--- algorithms ------------------------------------------------------------
+
+const Expr *FunctionAnalyzer::rangeOf(const Expr *Iterator) {
+  const Expr *It = stripValue(Iterator);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(It);
+      MC && MC->getImplicitObjectArgument() &&
+      classifyType(MC->getImplicitObjectArgument()->getType()) ==
+          DeviceCarrier::Container)
+    return MC->getImplicitObjectArgument(); // v.begin()
+  if (const auto *CE = dyn_cast<CallExpr>(It);
+      CE && CE->getNumArgs() >= 1 &&
+      Api.is(ApiMatch::Function, calleeName(CE), ApiRole::OutputIterator))
+    return CE->getArg(0); // std::back_inserter(v)
+  return It;
+}
+
+void FunctionAnalyzer::transferElementResults(const CallExpr *CE) {
+  // std::transform(in.begin(), in.end(), std::back_inserter(out), fn): out
+  // gets fn's result for each element of in (and of the second range of
+  // the binary form).
+  unsigned N = CE->getNumArgs();
+  const LambdaExpr *LE = lambdaOf(CE->getArg(N - 1));
+  unsigned Shift = 0;
+  const FunctionDecl *Def =
+      LE ? summarisable(CE, LE->getCallOperator(), Scope::NonSystem, Shift)
+         : nullptr;
+  const ValueDecl *Out = keyOf(rangeOf(CE->getArg(N - 2)));
+  if (!Def || !Out || classifyType(Out->getType()) != DeviceCarrier::Container)
+    return;
+  Fact F = fromSummary(CE, Def, Model.analyze(Def).Return,
+                       [&](unsigned I) -> const Expr * {
+                         if (I == 0)
+                           return rangeOf(CE->getArg(0));
+                         return I == 1 && N == 5 ? rangeOf(CE->getArg(2))
+                                                 : nullptr;
+                       });
+  assign(Out, F, CE->getExprLoc(), /*Weak=*/true, nullptr);
+}
+
 //--- statements ------------------------------------------------------------
 
 void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
@@ -381,6 +420,10 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
     recordCaptures(LE);
     return;
   }
+  if (const auto *CE = dyn_cast<CallExpr>(E);
+      CE && CE->getNumArgs() >= 4 &&
+      Api.is(ApiMatch::Function, calleeName(CE), ApiRole::WritesResults))
+    transferElementResults(CE);
   const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
   if (!MC)
     return;

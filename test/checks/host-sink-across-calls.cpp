@@ -209,6 +209,31 @@ float stored_lambdas(const torch::Tensor &x, bool late) {
   return a + b + c;
 }
 
+// std::transform writes its lambda's results into the output range: moved
+// to the device, copied back, or keeping the input's device.
+float transformed(const std::vector<torch::Tensor> &in) {
+  std::vector<torch::Tensor> dev, host, same;
+  std::transform(in.begin(), in.end(), std::back_inserter(dev),
+                 [](const torch::Tensor &t) { return t.cuda(); });
+  std::transform(dev.begin(), dev.end(), std::back_inserter(host),
+                 [](const torch::Tensor &t) { return t.cpu(); });
+  std::transform(dev.begin(), dev.end(), std::back_inserter(same),
+                 [](const torch::Tensor &t) { return t * 2; });
+  float a = dev[0].data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:20: warning: 'dev[0]' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-7]]:56: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-9]]:3: note: the tensor comes from 'std::transform', which returns a result that may be on a CUDA device
+  // CHECK: :[[@LINE-10]]:3: note: an element is added to 'dev' here
+  float b = host[0].data_ptr<float>()[0];
+  float c = same[0].data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:21: warning: 'same[0]' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-13]]:56: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-15]]:3: note: the tensor comes from 'std::transform', which returns a result that may be on a CUDA device
+  // CHECK: :[[@LINE-16]]:3: note: an element is added to 'dev' here
+  // CHECK: :[[@LINE-13]]:3: note: an element is added to 'same' here
+  return a + b + c;
+}
+
 // named_parameters(), and registered members reached through a moved module.
 void named(torch::nn::Linear &fc) {
   for (auto &p : fc->named_parameters())
