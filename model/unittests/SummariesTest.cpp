@@ -200,6 +200,27 @@ void f() {
   EXPECT_EQ(Lines[7].Values["k"].Host, 0u);
 }
 
+TEST(Summaries, StoredLambdasAndTransformOutputsUseTheLambdasSummary) {
+  TestAST AST(R"cpp(
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <vector>
+void f(std::vector<torch::Tensor> in) {
+  auto d = torch::ones({2}).cuda();
+  std::function<torch::Tensor(torch::Tensor)> to_host = [](torch::Tensor t) { return t.cpu(); };
+  auto h = to_host(d);
+  std::vector<torch::Tensor> out;
+  std::transform(in.begin(), in.end(), std::back_inserter(out), [](const torch::Tensor &t) { return t.cuda(); });
+  (void)h;
+}
+)cpp");
+  auto Lines = AST.trace("f");
+  EXPECT_EQ(Lines[9].Values["h"].Host, AllValuations);
+  EXPECT_EQ(Lines[9].Values["h"].Dev, 0u);
+  EXPECT_EQ(Lines[11].Values["out"].Dev, AllValuations);
+}
+
 TEST(Summaries, CodeThatDoesNotCompileHasNoFactsAndAnUnknownResult) {
   TestAST AST(R"cpp(
 torch::Tensor broken(torch::Tensor x) { return undeclared_helper(x).cuda(); }
