@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalyzer.h"
+#include "devplace/Compat.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -54,6 +55,37 @@ bool FunctionAnalyzer::splitsIntoMembers(QualType T) {
     return false;
   return llvm::any_of(RD->fields(),
                       [&](const FieldDecl *F) { return hasMemberFact(F); });
+}
+
+const CXXRecordDecl *FunctionAnalyzer::objectClass(const FunctionDecl *M) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(M);
+  if (!MD || MD->isStatic() || isa<CXXConstructorDecl>(MD) ||
+      isa<CXXDestructorDecl>(MD))
+    return nullptr;
+  const CXXRecordDecl *RD = MD->getParent();
+  return splitsIntoMembers(compat::recordType(Ctx, RD)) ? RD : nullptr;
+}
+
+llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4>
+FunctionAnalyzer::memberBits(const FunctionDecl *M) {
+  llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4> Out;
+  const CXXRecordDecl *RD = objectClass(M);
+  if (!RD)
+    return Out;
+  unsigned Bit = M->getNumParams();
+  for (const FieldDecl *Field : RD->fields())
+    if (hasMemberFact(Field) && Bit < 32)
+      Out.emplace_back(Field, Bit++);
+  return Out;
+}
+
+const VarDecl *FunctionAnalyzer::receiverObject(const CallExpr *CE) const {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  const auto *DRE =
+      Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && MemberObjects.contains(VD) ? VD : nullptr;
 }
 
 std::optional<MemberSlot> FunctionAnalyzer::memberSlotOf(const Expr *E) {

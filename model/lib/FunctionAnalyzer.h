@@ -107,6 +107,24 @@ private:
   const LambdaExpr *lambdaOf(const Expr *Fn) const;
   /// A member whose device gets a fact of its own in a local object.
   bool hasMemberFact(const FieldDecl *Field);
+  /// The class of method \p M when its members are symbolic in M's
+  /// analysis (a non-static method of a class that splitsIntoMembers).
+  const CXXRecordDecl *objectClass(const FunctionDecl *M);
+  /// The members of \p M's object class with their symbolic bits (after
+  /// M's parameters; only those below 32).
+  llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4>
+  memberBits(const FunctionDecl *M);
+  /// The local object a member call goes through (`h` in `h.add(x)`), when
+  /// it keeps per-member facts.
+  const VarDecl *receiverObject(const CallExpr *CE) const;
+  /// A plain class's member at the entry of one of its methods: every
+  /// object's (the TU-wide summary) and, symbolically, this object's.
+  Fact memberAtEntry(const FieldDecl *Field, unsigned Bit);
+  /// Member facts of the receiver after a call to a method whose summary
+  /// says how it changes them (only those it changes); none when \p E is no
+  /// such call.
+  std::optional<llvm::SmallVector<std::pair<MemberSlot, Fact>, 4>>
+  memberUpdates(const Expr *E);
   /// The member of a local object \p E names (`s.loss`), when that object
   /// keeps per-member facts.
   std::optional<MemberSlot> memberSlotOf(const Expr *E);
@@ -248,7 +266,7 @@ private:
   void meet(const Expr *Where, const Expr *A, const Expr *B, Meeting::Kind K);
   void access(HostAccess::Kind K, const Expr *Sink, const Expr *Operand,
               const Fact &F, llvm::StringRef Callee,
-              const HostAccess *Inner = nullptr);
+              const HostAccess *Inner = nullptr, llvm::StringRef Name = {});
   bool parameterless(const Expr *Module) const;
   std::string tensorNameOf(const Expr *Operand, const Fact &F) const;
   llvm::DenseSet<const Expr *> Accessed, Synced;

@@ -42,7 +42,8 @@ std::string FunctionAnalyzer::tensorNameOf(const Expr *Operand,
 
 void FunctionAnalyzer::access(HostAccess::Kind K, const Expr *Sink,
                               const Expr *Operand, const Fact &F,
-                              llvm::StringRef Callee, const HostAccess *Inner) {
+                              llvm::StringRef Callee, const HostAccess *Inner,
+                              llvm::StringRef Name) {
   // Memory proven to be on the host is no fact worth keeping.
   Mask OnDev = F.Dev & Cur->Reach;
   if (!OnDev && !F.Unknown && !F.Params)
@@ -54,7 +55,8 @@ void FunctionAnalyzer::access(HostAccess::Kind K, const Expr *Sink,
   HostAccess A{K,
                Sink,
                Operand,
-               K == HostAccess::Accessor || K == HostAccess::Helper
+               !Name.empty() ? Name.str()
+               : K == HostAccess::Accessor || K == HostAccess::Helper
                    ? text(Operand)
                    : tensorNameOf(Operand, F),
                Callee.str(),
@@ -188,6 +190,20 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
   auto [CE, Def, Summary, First] = mainFileHelper(E);
   if (!Summary)
     return;
+  // A method whose object's member reaches host code: the receiver's
+  // member, when the method did not already report it on its own.
+  if (const VarDecl *Obj = receiverObject(CE))
+    for (auto [Field, Bit] : memberBits(Def))
+      for (const auto &[Index, Sink] : Summary->ParamSinks)
+        if (Index == Bit && Sink->UnknownOnly)
+          if (const Fact *F = Cur->Members.lookup(MemberSlot(Obj, Field));
+              F && (F->Dev & Cur->Reach)) {
+            access(HostAccess::Helper, CE,
+                   cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument(),
+                   *F, calleeText(CE, Def), Sink,
+                   (Obj->getName() + "." + Field->getName()).str());
+            return; // one access per call
+          }
   for (const auto &[Index, Sink] : Summary->ParamSinks) {
     if (Index + First >= CE->getNumArgs())
       continue;

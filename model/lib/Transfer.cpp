@@ -350,12 +350,20 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   if (Arms.contains(E))
     ArmFacts[E] = Value;
   applyParamMoves(E);
+  // A method of this code tells how it changes its object; other calls
+  // that may change an object leave its members unknown.
+  auto Updates = memberUpdates(E);
+  const VarDecl *Updated = Updates ? receiverObject(cast<CallExpr>(E)) : nullptr;
   if (auto It = Clobbers.find(E); It != Clobbers.end())
     for (const VarDecl *VD : It->second)
-      if (MemberObjects.contains(VD))
-        for (const FieldDecl *Field : VD->getType()->getAsCXXRecordDecl()->fields())
+      if (MemberObjects.contains(VD) && VD != Updated)
+        for (const FieldDecl *Field :
+             VD->getType()->getAsCXXRecordDecl()->fields())
           if (hasMemberFact(Field))
             Cur->Members[MemberSlot(VD, Field)] = Fact::unknown();
+  if (Updates)
+    for (const auto &[Slot, F] : *Updates)
+      Cur->Members[Slot] = F;
 
   // Writes to tracked variables.
   const Expr *LHS = nullptr, *RHS = nullptr;

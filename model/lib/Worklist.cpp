@@ -245,6 +245,10 @@ void FunctionAnalyzer::setUpEntry(State &Entry) {
     if (isOutParam(P))
       AliasTargets.insert(P);
   }
+  // A plain class's members: what every object's members hold (the
+  // translation unit's summary), and symbolically this object's own.
+  for (auto [Field, Bit] : memberBits(FD))
+    Entry.Vals[Field] = memberAtEntry(Field, Bit);
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       MD && MD->getParent()->isLambda())
     Model.forEachCapture(
@@ -417,6 +421,11 @@ void FunctionAnalyzer::finish(const State &Exit) {
     if (F && (F->Host || F->Dev))
       Out.ParamOut.emplace_back(I, *F);
   }
+  // A plain class's members at the exit, for callers' objects.
+  if (Exit.Reach && Out.Complete)
+    for (auto [Field, Bit] : memberBits(FD))
+      if (const Fact *F = Exit.Vals.lookup(Field))
+        Out.MemberOut.emplace_back(Field, *F);
   // Which parameters reach host code: the first access of each.
   uint32_t Seen = 0;
   for (const HostAccess &A : Out.Accesses)

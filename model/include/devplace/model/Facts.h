@@ -19,6 +19,7 @@
 
 namespace clang {
 class Expr;
+class FieldDecl;
 class ParentMap;
 namespace devplace {
 
@@ -84,6 +85,12 @@ struct FunctionFacts {
   /// Parameters passed by non-const reference that the function leaves with
   /// another device: their value at the exit (callers update the argument).
   std::vector<std::pair<unsigned, Fact>> ParamOut;
+  /// For a method of a plain class (one whose objects keep a fact per
+  /// member, see MemberObjects): each member's value at the exit. Members
+  /// are symbolic at the entry, after the parameters (bit NumParams + k for
+  /// the k-th member with a fact), so that a caller updates its own object
+  /// (`h.add(loss)` with `void add(Tensor t) { values_.push_back(t); }`).
+  std::vector<std::pair<const FieldDecl *, Fact>> MemberOut;
   /// Parents of the statements of the body, for the rules that walk up from
   /// a fact (built once per function, shared by every rule).
   std::shared_ptr<ParentMap> Parents;
