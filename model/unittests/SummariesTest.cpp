@@ -182,6 +182,38 @@ void f(torch::Tensor in) {
   EXPECT_EQ(Lines[15].Values["a.loss"].Dev, 0u);
 }
 
+TEST(Summaries, MethodsSayHowTheyChangeTheirObject) {
+  TestAST AST(R"cpp(
+#include <vector>
+class History {
+public:
+  void add(torch::Tensor v) { values_.push_back(v); }
+  void to_host() { last_ = last_.cpu(); }
+  torch::Tensor last_;
+  std::vector<torch::Tensor> values_;
+};
+void f(torch::Tensor in) {
+  History h;
+  h.add(in.cuda());
+  h.last_ = in.cuda();
+  h.to_host();
+}
+)cpp");
+  // Members are symbolic after the parameters: last_ is bit 1 and values_
+  // bit 2 in add(v).
+  const FunctionFacts &Add = AST.model().analyze(AST.function("add"));
+  ASSERT_EQ(Add.MemberOut.size(), 2u);
+  EXPECT_EQ(Add.MemberOut[1].first->getName(), "values_");
+  EXPECT_EQ(Add.MemberOut[1].second.Params, 0b101u);
+  EXPECT_EQ(Add.MemberOut[0].second.Params, 0b10u);
+  auto Lines = AST.trace("f");
+  EXPECT_EQ(Lines[12].Values["h.values_"].Dev, AllValuations);
+  EXPECT_EQ(Lines[13].Values["h.last_"].Dev, AllValuations);
+  EXPECT_EQ(Lines[14].Values["h.last_"].Host, AllValuations);
+  EXPECT_EQ(Lines[14].Values["h.last_"].Dev, 0u);
+  EXPECT_EQ(Lines[14].Values["h.values_"].Dev, AllValuations);
+}
+
 TEST(Summaries, LambdaResultsAreSummarisedLikeFunctions) {
   TestAST AST(R"cpp(
 void f() {
