@@ -279,7 +279,13 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       What = "its memory is wrapped by host type '" + A.Callee + "' here";
       break;
     case HostAccess::Helper:
-      What = "it is passed to '" + A.Callee + "', which reads its memory on the host";
+      // A member of the object a method is called on is not passed.
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(A.Sink);
+          MC && MC->getImplicitObjectArgument() == A.Operand)
+        What = "'" + A.Callee + "' reads its memory on the host";
+      else
+        What = "it is passed to '" + A.Callee +
+               "', which reads its memory on the host";
       break;
     }
     auto D = diag(Loc, "'%0' %select{may be|is}1 on %3 when %2")

@@ -21,7 +21,7 @@ float fed_device_tensors() {
   auto loss = torch::ones({1}).to(torch::kCUDA);
   history.add(loss);
   float a = history.last();
-  // CHECK: :[[@LINE-1]]:21: warning: 'history.values_' is on a CUDA device when it is passed to 'last', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-1]]:21: warning: 'history.values_' is on a CUDA device when 'last' reads its memory on the host [devplace-host-sink]
   // CHECK: :[[@LINE-4]]:32: note: 'loss' is moved to 'torch::kCUDA' here
   // CHECK: :[[@LINE-4]]:11: note: an element is added to 'history.values_' here
   // CHECK: :[[@LINE-15]]:46: note: 'values_.back()' reaches host code here, inside the helper
@@ -63,7 +63,7 @@ float running_means(const torch::Tensor &x) {
   on_device.update(x.cuda());
   on_host.update(x.cpu());
   return on_host.mean() + on_device.mean();
-  // CHECK: :[[@LINE-1]]:37: warning: 'on_device.sum_' is on a CUDA device when it is passed to 'mean', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-1]]:37: warning: 'on_device.sum_' is on a CUDA device when 'mean' reads its memory on the host [devplace-host-sink]
   // CHECK: :[[@LINE-4]]:22: note: 'x' is moved to a CUDA device here
   // CHECK: :[[@LINE-5]]:13: note: 'on_device.sum_' is assigned here
   // CHECK: :[[@LINE-15]]:45: note: 'sum_' reaches host code here, inside the helper
