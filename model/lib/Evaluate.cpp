@@ -46,12 +46,15 @@ bool FunctionAnalyzer::hasMemberFact(const FieldDecl *Field) {
 bool FunctionAnalyzer::splitsIntoMembers(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   RD = RD ? RD->getDefinition() : nullptr;
-  // Bases would come first in a braced initialiser and break the
-  // correspondence of initialisers and fields; library classes have
-  // invariants of their own.
+  // Bases would come first in a braced initialiser (and unnamed bit-fields
+  // have no initialiser), breaking the correspondence of initialisers and
+  // fields; library classes have invariants of their own.
   if (!RD || RD->isLambda() || RD->isUnion() || RD->getNumBases() ||
       SM.isInSystemHeader(RD->getLocation()) ||
-      classifyType(T) != DeviceCarrier::None)
+      classifyType(T) != DeviceCarrier::None ||
+      llvm::any_of(RD->fields(), [](const FieldDecl *F) {
+        return F->isBitField() && !F->getDeclName();
+      }))
     return false;
   return llvm::any_of(RD->fields(),
                       [&](const FieldDecl *F) { return hasMemberFact(F); });
