@@ -4,9 +4,11 @@
 // The model's private core, one file per concern:
 //   Evaluate.cpp      the device of an expression (transfer over expressions)
 //   Transfer.cpp      statements: declarations, assignments, insertions,
-//                     tuples and structured bindings, lambdas
+//                     tuples, struct members and structured bindings,
+//                     std::transform's output, lambdas
 //   Conditions.cpp    atoms and branch conditions
-//   Summaries.cpp     callees, by-reference parameters, members, captures
+//   Summaries.cpp     callees, by-reference parameters, members (and the
+//                     objects methods change), captures
 //   Observations.cpp  the facts recorded for the rules in the final pass
 //   Worklist.cpp      the CFG, liveness and the fixpoint
 //
