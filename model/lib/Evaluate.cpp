@@ -30,7 +30,8 @@ const LambdaExpr *FunctionAnalyzer::lambdaOf(const Expr *Fn) const {
         !Mutations.Mutated.contains(VD))
       Fn = stripValue(VD->getInit());
   // std::function's converting constructor.
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Fn); CE && CE->getNumArgs() == 1)
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Fn);
+      CE && CE->getNumArgs() == 1)
     Fn = stripValue(CE->getArg(0));
   return dyn_cast<LambdaExpr>(Fn);
 }
@@ -98,8 +99,7 @@ std::optional<MemberSlot> FunctionAnalyzer::memberSlotOf(const Expr *E) {
   const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
   const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!Field || !VD || !MemberObjects.contains(VD) ||
-      !hasMemberFact(Field))
+  if (!Field || !VD || !MemberObjects.contains(VD) || !hasMemberFact(Field))
     return std::nullopt;
   return MemberSlot(VD, Field);
 }

@@ -83,8 +83,7 @@ private:
   llvm::DenseSet<const VarDecl *> MemberObjects;
   // Calls that may change such an object (passed by non-const reference or
   // pointer, a non-const method): its members are unknown after them.
-  llvm::DenseMap<const Expr *, llvm::SmallVector<const VarDecl *, 1>>
-      Clobbers;
+  llvm::DenseMap<const Expr *, llvm::SmallVector<const VarDecl *, 1>> Clobbers;
   // Loop variables that iterate a map: `.second` is one of its values.
   llvm::DenseSet<const VarDecl *> MapEntries;
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
@@ -225,8 +224,7 @@ private:
   Fact fromSummary(const CallExpr *CE, const FunctionDecl *Def, unsigned First,
                    const Fact &Ret);
   /// The same, with parameter i bound to \p ArgOf(i) (none when null).
-  Fact fromSummary(const CallExpr *CE, const FunctionDecl *Def,
-                   const Fact &Ret,
+  Fact fromSummary(const CallExpr *CE, const FunctionDecl *Def, const Fact &Ret,
                    llvm::function_ref<const Expr *(unsigned)> ArgOf);
   /// How notes name the callee \p Def of \p CE: its name, or for a lambda
   /// the variable that holds it.

@@ -199,8 +199,8 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
           if (const Fact *F = Cur->Members.lookup(MemberSlot(Obj, Field));
               F && (F->Dev & Cur->Reach)) {
             access(HostAccess::Helper, CE,
-                   cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument(),
-                   *F, calleeText(CE, Def), Sink,
+                   cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument(), *F,
+                   calleeText(CE, Def), Sink,
                    (Obj->getName() + "." + Field->getName()).str());
             return; // one access per call
           }

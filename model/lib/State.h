@@ -55,10 +55,9 @@ public:
 
 private:
   iterator lowerBound(const KeyT &K) {
-    return llvm::lower_bound(Entries, K,
-                             [](const Entry &E, const KeyT &Key) {
-                               return std::less<KeyT>()(E.first, Key);
-                             });
+    return llvm::lower_bound(Entries, K, [](const Entry &E, const KeyT &Key) {
+      return std::less<KeyT>()(E.first, Key);
+    });
   }
   llvm::SmallVector<Entry, 4> Entries;
 };

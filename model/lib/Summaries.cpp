@@ -139,9 +139,14 @@ Fact FunctionAnalyzer::memberAtEntry(const FieldDecl *Field, unsigned Bit) {
   Fact F = memberSummary(Field).value_or(Fact{});
   F.Params |= 1u << Bit;
   if (!F.Dev)
-    F.Why = new (Model.arena().Allocate<Step>())
-        Step{Step::UnknownOrigin, Field->getLocation(),
-             Model.save(Field->getName()), "", "", nullptr, 0};
+    F.Why =
+        new (Model.arena().Allocate<Step>()) Step{Step::UnknownOrigin,
+                                                  Field->getLocation(),
+                                                  Model.save(Field->getName()),
+                                                  "",
+                                                  "",
+                                                  nullptr,
+                                                  0};
   return F;
 }
 
@@ -171,9 +176,9 @@ FunctionAnalyzer::memberUpdates(const Expr *E) {
     std::string Name = (Obj->getName() + "." + Field->getName()).str();
     // A container member is added to, as far as notes go.
     bool Added = classifyType(Field->getType()) == DeviceCarrier::Container;
-    Out->emplace_back(MemberSlot(Obj, Field),
-                      named(F, Name, Field->getType(), CE->getExprLoc(), Added,
-                            nullptr));
+    Out->emplace_back(
+        MemberSlot(Obj, Field),
+        named(F, Name, Field->getType(), CE->getExprLoc(), Added, nullptr));
   }
   return Out;
 }

@@ -43,8 +43,7 @@ bool FunctionAnalyzer::describesDirectly(const Step *S, const Expr *E) {
 }
 
 Fact FunctionAnalyzer::named(Fact F, llvm::StringRef Name, QualType T,
-                             SourceLocation Loc, bool Weak,
-                             const Expr *Value) {
+                             SourceLocation Loc, bool Weak, const Expr *Value) {
   if (!F.Dev || !F.Why)
     return F;
   if (!Weak && F.Why->Subject.empty() && describesDirectly(F.Why, Value)) {
@@ -76,9 +75,8 @@ void FunctionAnalyzer::assign(const ValueDecl *Key, Fact F, SourceLocation Loc,
     Model.recordMember(FD, F);
 }
 
-void FunctionAnalyzer::assignMember(MemberSlot Slot, Fact F,
-                                    SourceLocation Loc, bool Weak,
-                                    const Expr *Value) {
+void FunctionAnalyzer::assignMember(MemberSlot Slot, Fact F, SourceLocation Loc,
+                                    bool Weak, const Expr *Value) {
   auto [VD, Field] = Slot;
   // The hidden object of `auto [a, b] = f(x)` has no name: its bindings
   // name the steps.
@@ -112,7 +110,7 @@ void FunctionAnalyzer::setMembers(
 
 void FunctionAnalyzer::recordReturnElements(const Expr *Value) {
   if (!ReturnElementsSplit || !(isTupleLike(FD->getReturnType()) ||
-                                 splitsIntoMembers(FD->getReturnType())))
+                                splitsIntoMembers(FD->getReturnType())))
     return;
   std::optional<llvm::SmallVector<Fact, 2>> Facts = elementFacts(Value);
   if (!Facts || (!Out.ReturnElements.empty() &&
@@ -261,13 +259,12 @@ void FunctionAnalyzer::transferElementResults(const CallExpr *CE) {
   const ValueDecl *Out = keyOf(rangeOf(CE->getArg(N - 2)));
   if (!Def || !Out || classifyType(Out->getType()) != DeviceCarrier::Container)
     return;
-  Fact F = fromSummary(CE, Def, Model.analyze(Def).Return,
-                       [&](unsigned I) -> const Expr * {
-                         if (I == 0)
-                           return rangeOf(CE->getArg(0));
-                         return I == 1 && N == 5 ? rangeOf(CE->getArg(2))
-                                                 : nullptr;
-                       });
+  Fact F = fromSummary(
+      CE, Def, Model.analyze(Def).Return, [&](unsigned I) -> const Expr * {
+        if (I == 0)
+          return rangeOf(CE->getArg(0));
+        return I == 1 && N == 5 ? rangeOf(CE->getArg(2)) : nullptr;
+      });
   assign(Out, F, CE->getExprLoc(), /*Weak=*/true, nullptr);
 }
 
@@ -276,8 +273,7 @@ void FunctionAnalyzer::transferElementResults(const CallExpr *CE) {
 void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
   if (MemberObjects.contains(VD)) {
     const Expr *Init = VD->getInit();
-    setMembers(VD, Init ? elementFacts(Init) : std::nullopt,
-               VD->getLocation());
+    setMembers(VD, Init ? elementFacts(Init) : std::nullopt, VD->getLocation());
     bindElements(VD, Init);
     return;
   }
@@ -353,7 +349,8 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   // A method of this code tells how it changes its object; other calls
   // that may change an object leave its members unknown.
   auto Updates = memberUpdates(E);
-  const VarDecl *Updated = Updates ? receiverObject(cast<CallExpr>(E)) : nullptr;
+  const VarDecl *Updated =
+      Updates ? receiverObject(cast<CallExpr>(E)) : nullptr;
   if (auto It = Clobbers.find(E); It != Clobbers.end())
     for (const VarDecl *VD : It->second)
       if (MemberObjects.contains(VD) && VD != Updated)

@@ -184,8 +184,8 @@ void FunctionAnalyzer::findStructure() {
         Shift = 1;
         const auto *MD = cast<CXXMethodDecl>(Callee);
         if (OC->getOperator() != OO_Equal && !MD->isConst() &&
-            OC->getNumArgs() && !isa<MemberExpr>(
-                                    OC->getArg(0)->IgnoreParenImpCasts()))
+            OC->getNumArgs() &&
+            !isa<MemberExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
           clobber(CE, OC->getArg(0));
       }
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
