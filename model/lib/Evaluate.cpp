@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalyzer.h"
-#include "devplace/Compat.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -34,74 +33,6 @@ const LambdaExpr *FunctionAnalyzer::lambdaOf(const Expr *Fn) const {
       CE && CE->getNumArgs() == 1)
     Fn = stripValue(CE->getArg(0));
   return dyn_cast<LambdaExpr>(Fn);
-}
-
-bool FunctionAnalyzer::hasMemberFact(const FieldDecl *Field) {
-  // A module member moves with its own calls; a pointer is tracked only
-  // where it is taken.
-  DeviceCarrier C = classifyType(Field->getType());
-  return C != DeviceCarrier::None && C != DeviceCarrier::Pointer &&
-         C != DeviceCarrier::Module;
-}
-
-bool FunctionAnalyzer::splitsIntoMembers(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  RD = RD ? RD->getDefinition() : nullptr;
-  // Bases would come first in a braced initialiser (and unnamed bit-fields
-  // have no initialiser), breaking the correspondence of initialisers and
-  // fields; library classes have invariants of their own.
-  if (!RD || RD->isLambda() || RD->isUnion() || RD->getNumBases() ||
-      SM.isInSystemHeader(RD->getLocation()) ||
-      classifyType(T) != DeviceCarrier::None ||
-      llvm::any_of(RD->fields(), [](const FieldDecl *F) {
-        return F->isBitField() && !F->getDeclName();
-      }))
-    return false;
-  return llvm::any_of(RD->fields(),
-                      [&](const FieldDecl *F) { return hasMemberFact(F); });
-}
-
-const CXXRecordDecl *FunctionAnalyzer::objectClass(const FunctionDecl *M) {
-  const auto *MD = dyn_cast<CXXMethodDecl>(M);
-  if (!MD || MD->isStatic() || isa<CXXConstructorDecl>(MD) ||
-      isa<CXXDestructorDecl>(MD))
-    return nullptr;
-  const CXXRecordDecl *RD = MD->getParent();
-  return splitsIntoMembers(compat::recordType(Ctx, RD)) ? RD : nullptr;
-}
-
-llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4>
-FunctionAnalyzer::memberBits(const FunctionDecl *M) {
-  llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4> Out;
-  const CXXRecordDecl *RD = objectClass(M);
-  if (!RD)
-    return Out;
-  unsigned Bit = M->getNumParams();
-  for (const FieldDecl *Field : RD->fields())
-    if (hasMemberFact(Field) && Bit < 32)
-      Out.emplace_back(Field, Bit++);
-  return Out;
-}
-
-const VarDecl *FunctionAnalyzer::receiverObject(const CallExpr *CE) const {
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
-  const auto *DRE =
-      Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return VD && MemberObjects.contains(VD) ? VD : nullptr;
-}
-
-std::optional<MemberSlot> FunctionAnalyzer::memberSlotOf(const Expr *E) {
-  const auto *ME = dyn_cast<MemberExpr>(stripValue(E));
-  if (!ME || ME->isArrow())
-    return std::nullopt;
-  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
-  const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!Field || !VD || !MemberObjects.contains(VD) || !hasMemberFact(Field))
-    return std::nullopt;
-  return MemberSlot(VD, Field);
 }
 
 const Step *FunctionAnalyzer::makeStep(Step::Kind K, SourceLocation Loc,

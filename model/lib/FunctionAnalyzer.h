@@ -4,11 +4,12 @@
 // The model's private core, one file per concern:
 //   Evaluate.cpp      the device of an expression (transfer over expressions)
 //   Transfer.cpp      statements: declarations, assignments, insertions,
-//                     tuples, struct members and structured bindings,
-//                     std::transform's output, lambdas
+//                     tuples and structured bindings, std::transform's
+//                     output, lambdas
 //   Conditions.cpp    atoms and branch conditions
-//   Summaries.cpp     callees, by-reference parameters, members (and the
-//                     objects methods change), captures
+//   Summaries.cpp     callees, by-reference parameters, members, captures
+//   Objects.cpp       local objects of plain classes, member by member, and
+//                     the members methods change
 //   Observations.cpp  the facts recorded for the rules in the final pass
 //   Worklist.cpp      the CFG, liveness and the fixpoint
 //

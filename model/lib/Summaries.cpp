@@ -135,54 +135,6 @@ void FunctionAnalyzer::applyParamMoves(const Expr *E) {
   }
 }
 
-Fact FunctionAnalyzer::memberAtEntry(const FieldDecl *Field, unsigned Bit) {
-  Fact F = memberSummary(Field).value_or(Fact{});
-  F.Params |= 1u << Bit;
-  if (!F.Dev)
-    F.Why =
-        new (Model.arena().Allocate<Step>()) Step{Step::UnknownOrigin,
-                                                  Field->getLocation(),
-                                                  Model.save(Field->getName()),
-                                                  "",
-                                                  "",
-                                                  nullptr,
-                                                  0};
-  return F;
-}
-
-std::optional<llvm::SmallVector<std::pair<MemberSlot, Fact>, 4>>
-FunctionAnalyzer::memberUpdates(const Expr *E) {
-  // `h.add(loss)`: h's members as the method leaves them, in terms of the
-  // arguments and of h's members before the call.
-  const auto *CE = dyn_cast<CXXMemberCallExpr>(E);
-  const VarDecl *Obj = CE ? receiverObject(CE) : nullptr;
-  unsigned First = 0;
-  const FunctionDecl *Def =
-      Obj ? summarisable(CE, CE->getDirectCallee(), Scope::NonSystem, First)
-          : nullptr;
-  if (!Def || !objectClass(Def))
-    return std::nullopt;
-  const FunctionFacts &Sum = Model.analyze(Def);
-  if (Sum.Broken || !Sum.Complete)
-    return std::nullopt;
-  auto Bits = memberBits(Def);
-  std::optional<llvm::SmallVector<std::pair<MemberSlot, Fact>, 4>> Out;
-  Out.emplace();
-  for (const auto &[Field, Exit] : Sum.MemberOut) {
-    auto B = llvm::find_if(Bits, [&](auto &P) { return P.first == Field; });
-    if (B == Bits.end() || Exit.sameAs(memberAtEntry(Field, B->second)))
-      continue; // left as it was
-    Fact F = fromSummary(CE, Def, First, Exit);
-    std::string Name = (Obj->getName() + "." + Field->getName()).str();
-    // A container member is added to, as far as notes go.
-    bool Added = classifyType(Field->getType()) == DeviceCarrier::Container;
-    Out->emplace_back(
-        MemberSlot(Obj, Field),
-        named(F, Name, Field->getType(), CE->getExprLoc(), Added, nullptr));
-  }
-  return Out;
-}
-
 std::optional<Fact> FunctionAnalyzer::memberSummary(const FieldDecl *FD) const {
   std::optional<Fact> F = Model.memberSummary(FD);
   if (F)

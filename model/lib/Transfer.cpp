@@ -75,37 +75,6 @@ void FunctionAnalyzer::assign(const ValueDecl *Key, Fact F, SourceLocation Loc,
     Model.recordMember(FD, F);
 }
 
-void FunctionAnalyzer::assignMember(MemberSlot Slot, Fact F, SourceLocation Loc,
-                                    bool Weak, const Expr *Value) {
-  auto [VD, Field] = Slot;
-  // The hidden object of `auto [a, b] = f(x)` has no name: its bindings
-  // name the steps.
-  if (!VD->getName().empty())
-    F = named(F, (VD->getName() + "." + Field->getName()).str(),
-              Field->getType(), Loc, Weak, Value);
-  if (Weak)
-    if (const Fact *Old = Cur->Members.lookup(Slot))
-      F = join(*Old, F);
-  Cur->Members[Slot] = F;
-  // Code that gets the object by reference reads the member's summary.
-  Model.recordMember(Field, F);
-}
-
-void FunctionAnalyzer::setMembers(
-    const VarDecl *VD, const std::optional<llvm::SmallVector<Fact, 2>> &Facts,
-    SourceLocation Loc) {
-  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
-  for (const FieldDecl *Field : RD->fields())
-    if (hasMemberFact(Field)) {
-      unsigned I = Field->getFieldIndex();
-      // What the model does not see (a member left to its default, a
-      // constructor's arguments) is unknown, never host.
-      assignMember(MemberSlot(VD, Field),
-                   Facts && I < Facts->size() ? (*Facts)[I] : Fact{}, Loc,
-                   false, nullptr);
-    }
-}
-
 //--- tuples ----------------------------------------------------------------
 
 void FunctionAnalyzer::recordReturnElements(const Expr *Value) {

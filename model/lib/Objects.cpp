@@ -1,0 +1,165 @@
+//===--- Objects.cpp - local objects of plain classes, member by member ---===//
+//
+// A local object of a plain class (tensor members, no base classes) keeps a
+// fact per member, as a variable does; functions returning such a class
+// summarise each member, and methods say how they change their object
+// (members are symbolic at their entry, after the parameters), so that
+// `h.add(loss)` and `h.plot()` are followed for `h` alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalyzer.h"
+#include "devplace/Compat.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::devplace {
+
+bool FunctionAnalyzer::hasMemberFact(const FieldDecl *Field) {
+  // A module member moves with its own calls; a pointer is tracked only
+  // where it is taken.
+  DeviceCarrier C = classifyType(Field->getType());
+  return C != DeviceCarrier::None && C != DeviceCarrier::Pointer &&
+         C != DeviceCarrier::Module;
+}
+
+bool FunctionAnalyzer::splitsIntoMembers(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  RD = RD ? RD->getDefinition() : nullptr;
+  // Bases would come first in a braced initialiser (and unnamed bit-fields
+  // have no initialiser), breaking the correspondence of initialisers and
+  // fields; library classes have invariants of their own.
+  if (!RD || RD->isLambda() || RD->isUnion() || RD->getNumBases() ||
+      SM.isInSystemHeader(RD->getLocation()) ||
+      classifyType(T) != DeviceCarrier::None ||
+      llvm::any_of(RD->fields(), [](const FieldDecl *F) {
+        return F->isBitField() && !F->getDeclName();
+      }))
+    return false;
+  return llvm::any_of(RD->fields(),
+                      [&](const FieldDecl *F) { return hasMemberFact(F); });
+}
+
+const CXXRecordDecl *FunctionAnalyzer::objectClass(const FunctionDecl *M) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(M);
+  if (!MD || MD->isStatic() || isa<CXXConstructorDecl>(MD) ||
+      isa<CXXDestructorDecl>(MD))
+    return nullptr;
+  const CXXRecordDecl *RD = MD->getParent();
+  return splitsIntoMembers(compat::recordType(Ctx, RD)) ? RD : nullptr;
+}
+
+llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4>
+FunctionAnalyzer::memberBits(const FunctionDecl *M) {
+  llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4> Out;
+  const CXXRecordDecl *RD = objectClass(M);
+  if (!RD)
+    return Out;
+  unsigned Bit = M->getNumParams();
+  for (const FieldDecl *Field : RD->fields())
+    if (hasMemberFact(Field) && Bit < 32)
+      Out.emplace_back(Field, Bit++);
+  return Out;
+}
+
+const VarDecl *FunctionAnalyzer::receiverObject(const CallExpr *CE) const {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  const auto *DRE =
+      Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && MemberObjects.contains(VD) ? VD : nullptr;
+}
+
+std::optional<MemberSlot> FunctionAnalyzer::memberSlotOf(const Expr *E) {
+  const auto *ME = dyn_cast<MemberExpr>(stripValue(E));
+  if (!ME || ME->isArrow())
+    return std::nullopt;
+  const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!Field || !VD || !MemberObjects.contains(VD) || !hasMemberFact(Field))
+    return std::nullopt;
+  return MemberSlot(VD, Field);
+}
+
+void FunctionAnalyzer::assignMember(MemberSlot Slot, Fact F, SourceLocation Loc,
+                                    bool Weak, const Expr *Value) {
+  auto [VD, Field] = Slot;
+  // The hidden object of `auto [a, b] = f(x)` has no name: its bindings
+  // name the steps.
+  if (!VD->getName().empty())
+    F = named(F, (VD->getName() + "." + Field->getName()).str(),
+              Field->getType(), Loc, Weak, Value);
+  if (Weak)
+    if (const Fact *Old = Cur->Members.lookup(Slot))
+      F = join(*Old, F);
+  Cur->Members[Slot] = F;
+  // Code that gets the object by reference reads the member's summary.
+  Model.recordMember(Field, F);
+}
+
+void FunctionAnalyzer::setMembers(
+    const VarDecl *VD, const std::optional<llvm::SmallVector<Fact, 2>> &Facts,
+    SourceLocation Loc) {
+  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+  for (const FieldDecl *Field : RD->fields())
+    if (hasMemberFact(Field)) {
+      unsigned I = Field->getFieldIndex();
+      // What the model does not see (a member left to its default, a
+      // constructor's arguments) is unknown, never host.
+      assignMember(MemberSlot(VD, Field),
+                   Facts && I < Facts->size() ? (*Facts)[I] : Fact{}, Loc,
+                   false, nullptr);
+    }
+}
+
+Fact FunctionAnalyzer::memberAtEntry(const FieldDecl *Field, unsigned Bit) {
+  Fact F = memberSummary(Field).value_or(Fact{});
+  F.Params |= 1u << Bit;
+  if (!F.Dev)
+    F.Why =
+        new (Model.arena().Allocate<Step>()) Step{Step::UnknownOrigin,
+                                                  Field->getLocation(),
+                                                  Model.save(Field->getName()),
+                                                  "",
+                                                  "",
+                                                  nullptr,
+                                                  0};
+  return F;
+}
+
+std::optional<llvm::SmallVector<std::pair<MemberSlot, Fact>, 4>>
+FunctionAnalyzer::memberUpdates(const Expr *E) {
+  // `h.add(loss)`: h's members as the method leaves them, in terms of the
+  // arguments and of h's members before the call.
+  const auto *CE = dyn_cast<CXXMemberCallExpr>(E);
+  const VarDecl *Obj = CE ? receiverObject(CE) : nullptr;
+  unsigned First = 0;
+  const FunctionDecl *Def =
+      Obj ? summarisable(CE, CE->getDirectCallee(), Scope::NonSystem, First)
+          : nullptr;
+  if (!Def || !objectClass(Def))
+    return std::nullopt;
+  const FunctionFacts &Sum = Model.analyze(Def);
+  if (Sum.Broken || !Sum.Complete)
+    return std::nullopt;
+  auto Bits = memberBits(Def);
+  std::optional<llvm::SmallVector<std::pair<MemberSlot, Fact>, 4>> Out;
+  Out.emplace();
+  for (const auto &[Field, Exit] : Sum.MemberOut) {
+    auto B = llvm::find_if(Bits, [&](auto &P) { return P.first == Field; });
+    if (B == Bits.end() || Exit.sameAs(memberAtEntry(Field, B->second)))
+      continue; // left as it was
+    Fact F = fromSummary(CE, Def, First, Exit);
+    std::string Name = (Obj->getName() + "." + Field->getName()).str();
+    // A container member is added to, as far as notes go.
+    bool Added = classifyType(Field->getType()) == DeviceCarrier::Container;
+    Out->emplace_back(
+        MemberSlot(Obj, Field),
+        named(F, Name, Field->getType(), CE->getExprLoc(), Added, nullptr));
+  }
+  return Out;
+}
+
+} // namespace clang::devplace
