@@ -116,12 +116,17 @@ private:
   /// M's parameters; only those below 32).
   llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4>
   memberBits(const FunctionDecl *M);
+  /// The local object \p E names, when it keeps per-member facts.
+  const VarDecl *memberObjectOf(const Expr *E) const;
   /// The local object a member call goes through (`h` in `h.add(x)`), when
   /// it keeps per-member facts.
   const VarDecl *receiverObject(const CallExpr *CE) const;
   /// A plain class's member at the entry of one of its methods: every
   /// object's (the TU-wide summary) and, symbolically, this object's.
-  Fact memberAtEntry(const FieldDecl *Field, unsigned Bit);
+  /// (\p WithOrigin: with the step that names the member, for notes; a
+  /// comparison needs none.)
+  Fact memberAtEntry(const FieldDecl *Field, unsigned Bit,
+                     bool WithOrigin = true);
   /// Member facts of the receiver after a call to a method whose summary
   /// says how it changes them (only those it changes); none when \p E is no
   /// such call.

@@ -62,13 +62,15 @@ FunctionAnalyzer::memberBits(const FunctionDecl *M) {
   return Out;
 }
 
-const VarDecl *FunctionAnalyzer::receiverObject(const CallExpr *CE) const {
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
-  const auto *DRE =
-      Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
+const VarDecl *FunctionAnalyzer::memberObjectOf(const Expr *E) const {
+  const auto *DRE = E ? dyn_cast<DeclRefExpr>(stripValue(E)) : nullptr;
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   return VD && MemberObjects.contains(VD) ? VD : nullptr;
+}
+
+const VarDecl *FunctionAnalyzer::receiverObject(const CallExpr *CE) const {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  return memberObjectOf(MC ? MC->getImplicitObjectArgument() : nullptr);
 }
 
 std::optional<MemberSlot> FunctionAnalyzer::memberSlotOf(const Expr *E) {
@@ -76,9 +78,8 @@ std::optional<MemberSlot> FunctionAnalyzer::memberSlotOf(const Expr *E) {
   if (!ME || ME->isArrow())
     return std::nullopt;
   const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
-  const auto *DRE = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts());
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!Field || !VD || !MemberObjects.contains(VD) || !hasMemberFact(Field))
+  const VarDecl *VD = memberObjectOf(ME->getBase());
+  if (!Field || !VD || !hasMemberFact(Field))
     return std::nullopt;
   return MemberSlot(VD, Field);
 }
@@ -114,10 +115,11 @@ void FunctionAnalyzer::setMembers(
     }
 }
 
-Fact FunctionAnalyzer::memberAtEntry(const FieldDecl *Field, unsigned Bit) {
+Fact FunctionAnalyzer::memberAtEntry(const FieldDecl *Field, unsigned Bit,
+                                     bool WithOrigin) {
   Fact F = memberSummary(Field).value_or(Fact{});
   F.Params |= 1u << Bit;
-  if (!F.Dev)
+  if (!F.Dev && WithOrigin)
     F.Why =
         new (Model.arena().Allocate<Step>()) Step{Step::UnknownOrigin,
                                                   Field->getLocation(),
@@ -149,7 +151,8 @@ FunctionAnalyzer::memberUpdates(const Expr *E) {
   Out.emplace();
   for (const auto &[Field, Exit] : Sum.MemberOut) {
     auto B = llvm::find_if(Bits, [&](auto &P) { return P.first == Field; });
-    if (B == Bits.end() || Exit.sameAs(memberAtEntry(Field, B->second)))
+    if (B == Bits.end() ||
+        Exit.sameAs(memberAtEntry(Field, B->second, /*WithOrigin=*/false)))
       continue; // left as it was
     Fact F = fromSummary(CE, Def, First, Exit);
     std::string Name = (Obj->getName() + "." + Field->getName()).str();

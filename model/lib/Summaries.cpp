@@ -75,6 +75,8 @@ Fact FunctionAnalyzer::fromSummary(
       if (const Expr *Arg = ArgOf(I))
         R = join(R, eval(Arg));
   // A method's members: the receiver's, when it keeps them per object.
+  if (Def->getNumParams() >= 32 || !(Ret.Params >> Def->getNumParams()))
+    return R;
   const VarDecl *Obj = receiverObject(CE);
   for (auto [Field, Bit] : memberBits(Def))
     if (Ret.Params & (1u << Bit)) {

@@ -138,11 +138,8 @@ FunctionAnalyzer::elementFacts(const Expr *E) {
     for (const Fact &R : Sum.ReturnElements)
       Out.push_back(fromSummary(CE, Def, First, R));
     return Out;
-  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E);
-             DRE && isa<VarDecl>(DRE->getDecl()) &&
-             MemberObjects.contains(cast<VarDecl>(DRE->getDecl()))) {
+  } else if (const VarDecl *VD = memberObjectOf(E)) {
     // A local object: its members' facts here, by field index.
-    const auto *VD = cast<VarDecl>(DRE->getDecl());
     llvm::SmallVector<Fact, 2> Out;
     for (const FieldDecl *Field : VD->getType()->getAsCXXRecordDecl()->fields())
       if (const Fact *F = Cur->Members.lookup(MemberSlot(VD, Field)))
@@ -348,11 +345,8 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   }
   if (LHS && RHS) {
     // A whole local object: `s = f(x)`, `s = other`.
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(stripValue(LHS));
-        DRE && isa<VarDecl>(DRE->getDecl()) &&
-        MemberObjects.contains(cast<VarDecl>(DRE->getDecl()))) {
-      setMembers(cast<VarDecl>(DRE->getDecl()), elementFacts(RHS),
-                 E->getExprLoc());
+    if (const VarDecl *VD = memberObjectOf(LHS)) {
+      setMembers(VD, elementFacts(RHS), E->getExprLoc());
       return;
     }
     if (std::optional<MemberSlot> Slot = memberSlotOf(LHS)) {
