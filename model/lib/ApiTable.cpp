@@ -51,8 +51,10 @@ llvm::StringRef ApiTable::matchName(ApiMatch M) {
 void ApiTable::add(ApiMatch M, llvm::StringRef Name, ApiRole R,
                    llvm::StringRef DeviceType) {
   // Device types are the builtin rows' string literals: never freed.
-  if (!DeviceType.empty())
+  if (!DeviceType.empty()) {
     DeviceTypes[static_cast<unsigned>(M)][Name] = DeviceType;
+    DeviceRows.push_back({R, DeviceType, Name.str()});
+  }
   if (M == ApiMatch::Suffix || M == ApiMatch::Substring) {
     Patterns.push_back({M, Name.str(), R});
     return;
@@ -94,6 +96,14 @@ bool ApiTable::startsWith(ApiMatch M, llvm::StringRef Text, ApiRole R) const {
         Text.starts_with(Row.getKey()))
       return true;
   return false;
+}
+
+llvm::StringRef ApiTable::nameFor(ApiRole R,
+                                  llvm::StringRef DeviceType) const {
+  for (const DeviceRow &Row : DeviceRows)
+    if (Row.Role == R && Row.DeviceType == DeviceType)
+      return Row.Name;
+  return {};
 }
 
 bool ApiTable::callee(llvm::StringRef QualifiedName, ApiRole R) const {

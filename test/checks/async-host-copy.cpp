@@ -36,7 +36,34 @@ void printed_after_assignment(torch::Tensor x) {
   // CHECK: :[[@LINE-1]]:16: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
 }
 
+// The advice names the synchronisation of the device type the code chose.
+float read_from_mps(torch::Tensor x) {
+  auto d = x.to(torch::kMPS);
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on an MPS device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to 'torch::kMPS' here
+  return h.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::mps::synchronize() first, or copy without non_blocking
+}
+
+// No synchronisation call is known for HIP here: the advice is general.
+float read_from_hip(torch::Tensor x) {
+  auto d = x.hip();
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on a HIP device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to a HIP device here
+  return h.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; wait for the device first, or copy without non_blocking
+}
+
 // The twins: each stays silent.
+
+float mps_synchronised_first(torch::Tensor x) {
+  auto d = x.to(torch::kMPS);
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  torch::mps::synchronize();
+  return h.data_ptr<float>()[0];
+}
 
 float synchronised_first(torch::Tensor x) {
   auto d = x.cuda();

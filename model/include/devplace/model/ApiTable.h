@@ -76,6 +76,9 @@ public:
   llvm::StringRef deviceType(ApiMatch M, llvm::StringRef Name) const {
     return DeviceTypes[static_cast<unsigned>(M)].lookup(Name);
   }
+  /// The first row of role \p R about device type \p DeviceType ("the call
+  /// that synchronises an MPS device"), or empty.
+  llvm::StringRef nameFor(ApiRole R, llvm::StringRef DeviceType) const;
   /// A callee by qualified name: a Function or Method row, or a Namespace,
   /// Suffix or Substring row that matches it.
   bool callee(llvm::StringRef QualifiedName, ApiRole R) const;
@@ -101,6 +104,13 @@ private:
   llvm::StringMap<ApiRoles> Exact[static_cast<unsigned>(ApiMatch::NumMatches)];
   llvm::StringMap<llvm::StringRef>
       DeviceTypes[static_cast<unsigned>(ApiMatch::NumMatches)];
+  /// The rows about one device type, in the order they were added.
+  struct DeviceRow {
+    ApiRole Role;
+    llvm::StringRef DeviceType;
+    std::string Name;
+  };
+  std::vector<DeviceRow> DeviceRows;
   /// Suffix and Substring rows, tried one by one (a handful).
   struct Pattern {
     ApiMatch Match;
