@@ -151,8 +151,8 @@ void AsyncHostCopyCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
     addProvenanceNotes(S.Why, Loc, SM);
     // The synchronisation to suggest is the one of the device type the code
     // chose; a chain that names none gets the general advice.
-    llvm::StringRef Sync = Api.nameFor(ApiRole::DeviceSynchronize,
-                                       S.Why ? S.Why->DeviceType : "");
+    llvm::StringRef Sync =
+        Api.nameFor(ApiRole::DeviceSynchronize, S.Why ? S.Why->DeviceType : "");
     diag(Read->getExprLoc(),
          "read here, possibly before the copy has arrived; %select{call "
          "%1() first|wait for the device first}0, or copy without "

@@ -98,8 +98,7 @@ bool ApiTable::startsWith(ApiMatch M, llvm::StringRef Text, ApiRole R) const {
   return false;
 }
 
-llvm::StringRef ApiTable::nameFor(ApiRole R,
-                                  llvm::StringRef DeviceType) const {
+llvm::StringRef ApiTable::nameFor(ApiRole R, llvm::StringRef DeviceType) const {
   for (const DeviceRow &Row : DeviceRows)
     if (Row.Role == R && Row.DeviceType == DeviceType)
       return Row.Name;
