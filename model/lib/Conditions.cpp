@@ -5,14 +5,22 @@
 
 namespace clang::devplace {
 
-int Atoms::atomFor(const void *Key, llvm::function_ref<std::string()> Text) {
+int Atoms::find(const void *Key) const {
   for (unsigned I = 0; I < Keys.size(); ++I)
     if (Keys[I] == Key)
       return I;
+  return -1;
+}
+
+int Atoms::atomFor(const void *Key, llvm::function_ref<std::string()> Text,
+                   AtomOrigin Origin) {
+  if (int I = find(Key); I >= 0)
+    return I;
   if (Keys.size() == MaxAtoms)
     return -1;
   Keys.push_back(Key);
   Texts.push_back(Text());
+  Origins.push_back(Origin);
   return Keys.size() - 1;
 }
 
@@ -76,19 +84,21 @@ bool MutationScanner::VisitCallExpr(CallExpr *CE) {
   return true;
 }
 
-const void *FunctionAnalyzer::availabilityAtom(const Expr *E) {
+AtomOrigin FunctionAnalyzer::availabilityAtom(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(stripValue(E));
   if (!CE)
-    return nullptr;
+    return {};
   std::string Name = calleeName(CE);
   if (!Api.callee(Name, ApiRole::AcceleratorAvailable))
-    return nullptr;
+    return {};
   // One atom per device type: torch::cuda::is_available() and
   // at::hasCUDA() are one condition, torch::mps::is_available() another.
-  llvm::StringRef Type = Api.deviceType(ApiMatch::Function, Name);
-  if (Type.empty())
-    Type = Api.deviceType(ApiMatch::Method, Name);
-  return Model.save("available:" + Type.str()).data();
+  AtomOrigin O;
+  O.DeviceType = Api.deviceType(ApiMatch::Function, Name);
+  if (O.DeviceType.empty())
+    O.DeviceType = Api.deviceType(ApiMatch::Method, Name);
+  O.Shared = Model.save("available:" + O.DeviceType.str()).data();
+  return O;
 }
 
 Branch FunctionAnalyzer::evalCondition(const Expr *C) {
@@ -105,23 +115,25 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
     Inner.VarOnDeviceWhenTrue = !Inner.VarOnDeviceWhenTrue;
     return Inner;
   }
-  auto FromAtom = [&](const void *Key, const Expr *E) {
-    int I = FunctionAtoms.atomFor(Key, [&] { return text(E); });
+  auto FromAtom = [&](const void *Key, const Expr *E, AtomOrigin O = {}) {
+    int I = FunctionAtoms.atomFor(Key, [&] { return text(E); }, O);
     if (I >= 0) {
       B.TrueReach = atomTrueMask(I);
       B.FalseReach = ~atomTrueMask(I);
     }
     return B;
   };
-  if (const void *Key = availabilityAtom(C))
-    return FromAtom(Key, C);
+  if (AtomOrigin O = availabilityAtom(C); O.Shared)
+    return FromAtom(O.Shared, C, O);
   // torch::cuda::device_count() > 0 and friends mean the same.
   if (const auto *BO = dyn_cast<BinaryOperator>(C);
       BO && BO->isComparisonOp()) {
     if (const auto *Call = dyn_cast<CallExpr>(stripValue(BO->getLHS())))
       if (Api.callee(calleeName(Call), ApiRole::DeviceCount)) {
         static const char DeviceCountKey = 0;
-        return FromAtom(&DeviceCountKey, C);
+        AtomOrigin O;
+        O.Shared = &DeviceCountKey;
+        return FromAtom(&DeviceCountKey, C, O);
       }
   }
   // A boolean flag that the function never reassigns.
@@ -129,9 +141,16 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
     if (Mutations.Mutated.contains(K))
       return B;
     if (const auto *VD = dyn_cast<VarDecl>(K); VD && VD->getInit())
-      if (const void *Key = availabilityAtom(VD->getInit()))
-        return FromAtom(Key, VD->getInit());
-    return FromAtom(K, C);
+      if (AtomOrigin O = availabilityAtom(VD->getInit()); O.Shared)
+        return FromAtom(O.Shared, VD->getInit(), O);
+    // A flag parameter: callers know what they pass.
+    AtomOrigin O;
+    if (const auto *P = dyn_cast<ParmVarDecl>(K);
+        P && P->getDeclContext() == FD &&
+        P->getFunctionScopeIndex() < FD->getNumParams() &&
+        FD->getParamDecl(P->getFunctionScopeIndex()) == P)
+      O.Param = P->getFunctionScopeIndex();
+    return FromAtom(K, C, O);
   }
   // Guards on a tensor's or device's own placement.
   auto Guard = [&](const Expr *Subject, bool TrueMeansDevice) {

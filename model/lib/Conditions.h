@@ -8,6 +8,7 @@
 #ifndef DEVPLACE_MODEL_CONDITIONS_H
 #define DEVPLACE_MODEL_CONDITIONS_H
 
+#include "devplace/model/Facts.h"
 #include "devplace/model/Lattice.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
@@ -22,7 +23,14 @@ class Atoms {
 public:
   /// The index of the atom for \p Key, added (named by \p Text) when new;
   /// -1 when all MaxAtoms are taken.
-  int atomFor(const void *Key, llvm::function_ref<std::string()> Text);
+  int atomFor(const void *Key, llvm::function_ref<std::string()> Text,
+              AtomOrigin Origin = {});
+  /// The index of the atom for \p Key, or -1.
+  int find(const void *Key) const;
+  /// What callers need to know of each atom (see FunctionFacts).
+  const llvm::SmallVector<AtomOrigin, MaxAtoms> &origins() const {
+    return Origins;
+  }
   /// "'use_gpu' is true and 'cuda' is false": the atoms that \p M fixes.
   std::string describe(Mask M) const;
   const llvm::SmallVector<std::string, MaxAtoms> &texts() const {
@@ -32,6 +40,7 @@ public:
 private:
   llvm::SmallVector<const void *, MaxAtoms> Keys;
   llvm::SmallVector<std::string, MaxAtoms> Texts;
+  llvm::SmallVector<AtomOrigin, MaxAtoms> Origins;
 };
 
 /// What a branch condition tells about each side.

@@ -181,9 +181,10 @@ private:
 
   //--- Conditions.cpp ------------------------------------------------------
   Atoms FunctionAtoms;
-  /// The atom of an accelerator-availability call (one per device type),
-  /// or null when \p E is no such call.
-  const void *availabilityAtom(const Expr *E);
+  /// The atom of an accelerator-availability call (one per device type,
+  /// its key in Shared), or an origin with a null key when \p E is no such
+  /// call.
+  AtomOrigin availabilityAtom(const Expr *E);
   Branch evalCondition(const Expr *C);
 
   //--- Transfer.cpp --------------------------------------------------------
@@ -225,6 +226,15 @@ private:
 
   //--- Summaries.cpp -------------------------------------------------------
   Fact callSummary(const CallExpr *CE, const FunctionDecl *Callee);
+  /// The argument of \p CE that binds a callee's parameter i: argument
+  /// i + First (First is 1 for a member operator call), or null.
+  struct ArgsOf {
+    const CallExpr *CE;
+    unsigned First;
+    const Expr *operator()(unsigned I) const {
+      return I + First < CE->getNumArgs() ? CE->getArg(I + First) : nullptr;
+    }
+  };
   /// A callee's summary fact \p Ret (its return value, or one element of
   /// it) seen by the caller: its parameters become \p CE's arguments.
   Fact fromSummary(const CallExpr *CE, const FunctionDecl *Def, unsigned First,
@@ -236,6 +246,14 @@ private:
   /// the variable that holds it.
   std::string calleeText(const CallExpr *CE, const FunctionDecl *Def) const;
   void applyParamMoves(const Expr *E);
+  /// The caller's valuations under which the callee \p Def's summary mask
+  /// \p CalleeWhen holds at this call: its flag parameters are the
+  /// arguments \p ArgOf gives, its availability atoms the caller's own.
+  /// An argument on a device of \p OnDeviceType proves that accelerator
+  /// available. Atoms the call does not fix are free.
+  Mask callerValuations(const FunctionDecl *Def, Mask CalleeWhen,
+                        llvm::function_ref<const Expr *(unsigned)> ArgOf,
+                        llvm::StringRef OnDeviceType = {});
   /// A direct call to a function of the main file whose summary can be
   /// used, with that summary; Sum is null when \p E is no such call.
   struct HelperCall {

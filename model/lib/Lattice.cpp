@@ -22,6 +22,12 @@ Fact join(const Fact &A, const Fact &B) {
   R.Host = A.Host | B.Host;
   R.Dev = A.Dev | B.Dev;
   R.Params = A.Params | B.Params;
+  // One mask for all parameter bits: the valuations under which any of
+  // them may flow (an over-approximation per bit).
+  if (A.Params && B.Params)
+    R.ParamsWhen = A.ParamsWhen | B.ParamsWhen;
+  else if (R.Params)
+    R.ParamsWhen = A.Params ? A.ParamsWhen : B.ParamsWhen;
   R.Unknown = A.Unknown || B.Unknown;
   // Keep the shortest explanation of how the value may reach a device; on a
   // tie keep A's, so that a loop's fixpoint does not churn the chain.
@@ -41,6 +47,7 @@ Fact widen(Fact F) {
   F.Host = F.Host ? AllValuations : 0;
   F.Dev = F.Dev ? AllValuations : 0;
   F.Params = 0;
+  F.ParamsWhen = AllValuations;
   return F;
 }
 

@@ -150,7 +150,8 @@ FunctionAnalyzer::memberUpdates(const Expr *E) {
   std::optional<llvm::SmallVector<std::pair<MemberSlot, Fact>, 4>> Out;
   Out.emplace();
   for (const auto &[Field, Exit] : Sum.MemberOut) {
-    auto B = llvm::find_if(Bits, [&](auto &P) { return P.first == Field; });
+    const FieldDecl *Member = Field; // (a lambda cannot capture a binding)
+    auto B = llvm::find_if(Bits, [&](auto &P) { return P.first == Member; });
     if (B == Bits.end() ||
         Exit.sameAs(memberAtEntry(Field, B->second, /*WithOrigin=*/false)))
       continue; // left as it was

@@ -46,12 +46,14 @@ void FunctionAnalyzer::access(HostAccess::Kind K, const Expr *Sink,
                               llvm::StringRef Name) {
   // Memory proven to be on the host is no fact worth keeping.
   Mask OnDev = F.Dev & Cur->Reach;
-  if (!OnDev && !F.Unknown && !F.Params)
+  Mask ParamsWhen = F.ParamsWhen & Cur->Reach;
+  uint32_t Params = ParamsWhen ? F.Params : 0;
+  if (!OnDev && !F.Unknown && !Params)
     return;
   if (!Accessed.insert(Sink).second)
     return;
   bool Definite =
-      OnDev == Cur->Reach && !(F.Host & Cur->Reach) && !F.Unknown && !F.Params;
+      OnDev == Cur->Reach && !(F.Host & Cur->Reach) && !F.Unknown && !Params;
   HostAccess A{K,
                Sink,
                Operand,
@@ -63,7 +65,8 @@ void FunctionAnalyzer::access(HostAccess::Kind K, const Expr *Sink,
                Definite,
                F.Why,
                !OnDev};
-  A.Params = F.Params;
+  A.Params = Params;
+  A.ParamsWhen = Params ? ParamsWhen : AllValuations;
   A.Inner = Inner;
   Out.Accesses.push_back(std::move(A));
 }
@@ -171,13 +174,17 @@ void FunctionAnalyzer::observeElementCalls(const CallExpr *CE) {
     return;
   const FunctionFacts &Sum = Model.analyze(Def);
   auto Sink = llvm::find_if(Sum.ParamSinks,
-                            [](const auto &PS) { return PS.first == 0; });
+                            [](const ParamSink &PS) { return PS.Index == 0; });
   if (Sink == Sum.ParamSinks.end())
     return;
   // The range's elements: v in v.begin(), or what the pointer points into.
   const Expr *Range = rangeOf(CE->getArg(0));
-  access(HostAccess::Helper, CE, Range, eval(Range),
-         isa<DeclRefExpr>(FnArg) ? text(FnArg) : "the lambda", Sink->second);
+  Fact F = eval(Range);
+  Mask When = callerValuations(
+      Def, Sink->When, [](unsigned) -> const Expr * { return nullptr; },
+      F.Why ? F.Why->DeviceType : "");
+  access(HostAccess::Helper, CE, Range, restrict(F, When),
+         isa<DeclRefExpr>(FnArg) ? text(FnArg) : "the lambda", Sink->Access);
 }
 
 void FunctionAnalyzer::observeHelperCall(const Expr *E) {
@@ -187,29 +194,40 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
     observeElementCalls(CE);
   // A call to a function of this file whose parameter reaches host code:
   // the argument's memory reaches it too.
-  auto [CE, Def, Summary, First] = mainFileHelper(E);
-  if (!Summary)
+  HelperCall H = mainFileHelper(E);
+  if (!H.Sum)
     return;
+  const CallExpr *CE = H.Call;
+  const FunctionDecl *Def = H.Def;
+  ArgsOf ArgOf{CE, H.First};
+  // The memory reaches host code only under the helper's guards, as this
+  // call sets them.
+  auto Guarded = [&](const ParamSink &Sink, const Fact &F) {
+    return restrict(F, callerValuations(Def, Sink.When, ArgOf,
+                                        F.Why ? F.Why->DeviceType : ""));
+  };
   // A method whose object's member reaches host code: the receiver's
   // member, when the method did not already report it on its own.
   if (const VarDecl *Obj = receiverObject(CE))
     for (auto [Field, Bit] : memberBits(Def))
-      for (const auto &[Index, Sink] : Summary->ParamSinks)
-        if (Index == Bit && Sink->UnknownOnly)
-          if (const Fact *F = Cur->Members.lookup(MemberSlot(Obj, Field));
-              F && (F->Dev & Cur->Reach)) {
+      for (const ParamSink &Sink : H.Sum->ParamSinks)
+        if (Sink.Index == Bit && Sink.Access->UnknownOnly)
+          if (const Fact *M = Cur->Members.lookup(MemberSlot(Obj, Field))) {
+            Fact F = Guarded(Sink, *M);
+            if (!(F.Dev & Cur->Reach))
+              continue;
             access(HostAccess::Helper, CE,
-                   cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument(), *F,
-                   calleeText(CE, Def), Sink,
+                   cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument(), F,
+                   calleeText(CE, Def), Sink.Access,
                    (Obj->getName() + "." + Field->getName()).str());
             return; // one access per call
           }
-  for (const auto &[Index, Sink] : Summary->ParamSinks) {
-    if (Index + First >= CE->getNumArgs())
+  for (const ParamSink &Sink : H.Sum->ParamSinks) {
+    const Expr *Arg = ArgOf(Sink.Index);
+    if (!Arg)
       continue;
-    const Expr *Arg = CE->getArg(Index + First);
-    Fact F = eval(Arg);
-    access(HostAccess::Helper, CE, Arg, F, calleeText(CE, Def), Sink);
+    Fact F = Guarded(Sink, eval(Arg));
+    access(HostAccess::Helper, CE, Arg, F, calleeText(CE, Def), Sink.Access);
     if (F.Dev & Cur->Reach)
       return; // one access per call
   }

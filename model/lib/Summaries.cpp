@@ -53,9 +53,53 @@ Fact FunctionAnalyzer::callSummary(const CallExpr *CE,
 
 Fact FunctionAnalyzer::fromSummary(const CallExpr *CE, const FunctionDecl *Def,
                                    unsigned First, const Fact &Ret) {
-  return fromSummary(CE, Def, Ret, [&](unsigned I) {
-    return I + First < CE->getNumArgs() ? CE->getArg(I + First) : nullptr;
-  });
+  return fromSummary(CE, Def, Ret, ArgsOf{CE, First});
+}
+
+Mask FunctionAnalyzer::callerValuations(
+    const FunctionDecl *Def, Mask CalleeWhen,
+    llvm::function_ref<const Expr *(unsigned)> ArgOf,
+    llvm::StringRef OnDeviceType) {
+  if (CalleeWhen == AllValuations || !CalleeWhen)
+    return CalleeWhen;
+  // Per callee atom, the caller's valuations under which it may be true and
+  // those under which it may be false.
+  const std::vector<AtomOrigin> &Origins = Model.analyze(Def).AtomOrigins;
+  llvm::SmallVector<std::pair<Mask, Mask>, MaxAtoms> Sides;
+  for (const AtomOrigin &O : Origins) {
+    Mask T = AllValuations, F = AllValuations;
+    if (const Expr *Arg = O.Param >= 0 ? ArgOf(O.Param) : nullptr) {
+      bool Value = false;
+      if (!Arg->isValueDependent() &&
+          Arg->EvaluateAsBooleanCondition(Value, Ctx)) {
+        (Value ? F : T) = 0;
+      } else {
+        Branch B = evalCondition(Arg);
+        T = B.TrueReach;
+        F = B.FalseReach;
+      }
+    } else if (O.Shared) {
+      if (int J = FunctionAtoms.find(O.Shared); J >= 0) {
+        T = atomTrueMask(J);
+        F = ~T;
+      } else if (!OnDeviceType.empty() && O.DeviceType == OnDeviceType) {
+        F = 0; // a tensor on that accelerator: it is available
+      }
+    }
+    Sides.push_back({T, F});
+  }
+  // The callee's masks do not depend on atoms it does not have: the first
+  // 2^n valuations cover them all.
+  Mask R = 0;
+  for (unsigned W = 0; W < (1u << Sides.size()); ++W) {
+    if (!(CalleeWhen >> W & 1))
+      continue;
+    Mask M = AllValuations;
+    for (unsigned I = 0; I < Sides.size(); ++I)
+      M &= (W >> I & 1) ? Sides[I].first : Sides[I].second;
+    R |= M;
+  }
+  return R;
 }
 
 Fact FunctionAnalyzer::fromSummary(
@@ -63,17 +107,18 @@ Fact FunctionAnalyzer::fromSummary(
     llvm::function_ref<const Expr *(unsigned)> ArgOf) {
   Fact R;
   R.Unknown = Ret.Unknown;
-  if (Ret.Host)
-    R.Host = AllValuations;
-  if (Ret.Dev) {
-    R.Dev = AllValuations;
+  R.Host = callerValuations(Def, Ret.Host, ArgOf);
+  R.Dev = callerValuations(Def, Ret.Dev, ArgOf);
+  if (R.Dev)
     R.Why = makeStep(Step::Returned, CE->getExprLoc(), "", calleeText(CE, Def),
                      Ret.Why);
-  }
+  if (!Ret.Params)
+    return R;
+  Mask ParamsWhen = callerValuations(Def, Ret.ParamsWhen, ArgOf);
   for (unsigned I = 0; I < 32 && I < Def->getNumParams(); ++I)
     if (Ret.Params & (1u << I))
       if (const Expr *Arg = ArgOf(I))
-        R = join(R, eval(Arg));
+        R = join(R, restrict(eval(Arg), ParamsWhen));
   // A method's members: the receiver's, when it keeps them per object.
   if (Def->getNumParams() >= 32 || !(Ret.Params >> Def->getNumParams()))
     return R;
@@ -82,7 +127,7 @@ Fact FunctionAnalyzer::fromSummary(
     if (Ret.Params & (1u << Bit)) {
       const Fact *F =
           Obj ? Cur->Members.lookup(MemberSlot(Obj, Field)) : nullptr;
-      R = join(R, F ? *F : Fact::unknown());
+      R = join(R, F ? restrict(*F, ParamsWhen) : Fact::unknown());
     }
   return R;
 }
@@ -123,13 +168,15 @@ void FunctionAnalyzer::applyParamMoves(const Expr *E) {
     const ValueDecl *K = keyOf(CE->getArg(Index + First));
     if (!K)
       continue;
+    ArgsOf ArgOf{CE, First};
     Fact F;
-    F.Host = Exit.Host ? AllValuations : 0;
-    F.Dev = Exit.Dev ? AllValuations : 0;
+    F.Host = callerValuations(Def, Exit.Host, ArgOf);
+    F.Dev = callerValuations(Def, Exit.Dev, ArgOf);
     F.Unknown = Exit.Unknown;
+    Mask ParamsWhen = callerValuations(Def, Exit.ParamsWhen, ArgOf);
     for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
       if (Exit.Params & (1u << I))
-        F = join(F, eval(CE->getArg(I + First)));
+        F = join(F, restrict(eval(CE->getArg(I + First)), ParamsWhen));
     if (F.Dev)
       F.Why = makeStep(Step::MovedByCall, CE->getExprLoc(), K->getName(),
                        Def->getNameAsString(), Exit.Dev ? Exit.Why : F.Why);

@@ -426,14 +426,24 @@ void FunctionAnalyzer::finish(const State &Exit) {
     for (auto [Field, Bit] : memberBits(FD))
       if (const Fact *F = Exit.Vals.lookup(Field))
         Out.MemberOut.emplace_back(Field, *F);
-  // Which parameters reach host code: the first access of each.
-  uint32_t Seen = 0;
+  // Which parameters reach host code: the first access of each, and the
+  // valuations under which any does.
   for (const HostAccess &A : Out.Accesses)
-    for (unsigned I = 0; I < 32; ++I)
-      if ((A.Params & (1u << I)) && !(Seen & (1u << I))) {
-        Seen |= 1u << I;
-        Out.ParamSinks.emplace_back(I, &A);
-      }
+    for (unsigned I = 0; I < 32; ++I) {
+      if (!(A.Params & (1u << I)))
+        continue;
+      auto It = llvm::find_if(Out.ParamSinks,
+                              [&](const ParamSink &S) { return S.Index == I; });
+      if (It == Out.ParamSinks.end())
+        Out.ParamSinks.push_back({I, &A, A.ParamsWhen});
+      else
+        It->When |= A.ParamsWhen;
+    }
+  if (!Out.Complete) // masks below the fixpoint prove no guard
+    for (ParamSink &S : Out.ParamSinks)
+      S.When = AllValuations;
+  Out.AtomOrigins.assign(FunctionAtoms.origins().begin(),
+                         FunctionAtoms.origins().end());
 }
 
 } // namespace clang::devplace

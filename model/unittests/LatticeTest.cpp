@@ -65,6 +65,27 @@ TEST(Lattice, JoinKeepsTheShortestExplanationOfADevice) {
   EXPECT_EQ(join(Host, Far).Why, &Long);
 }
 
+TEST(Lattice, ParametersCarryTheValuationsUnderWhichTheyFlow) {
+  Fact Param;
+  Param.Params = 1;
+  // `if (use_gpu) t = t.cpu();`: the parameter's device stays where use_gpu
+  // (atom 0) is false.
+  Fact Kept = restrict(Param, ~atomTrueMask(0));
+  EXPECT_EQ(Kept.Params, 1u);
+  EXPECT_EQ(Kept.ParamsWhen, ~atomTrueMask(0));
+  Fact J = join(Fact::host(), Kept);
+  EXPECT_EQ(J.ParamsWhen, ~atomTrueMask(0));
+  // Joined with a parameter under other valuations: the union.
+  Fact Other = restrict(Param, atomTrueMask(1));
+  EXPECT_EQ(join(Kept, Other).ParamsWhen,
+            ~atomTrueMask(0) | atomTrueMask(1));
+  // Restricted to no valuation it carries, a fact has no parameter left.
+  Fact None = restrict(Kept, atomTrueMask(0));
+  EXPECT_EQ(None.Params, 0u);
+  EXPECT_EQ(None.ParamsWhen, AllValuations);
+  EXPECT_FALSE(Kept.sameAs(Param));
+}
+
 TEST(Lattice, RestrictAndWiden) {
   Fact F;
   F.Host = AllValuations;

@@ -57,8 +57,63 @@ float safe(torch::Tensor t) { return t.item<float>(); }
 )cpp");
   const FunctionFacts &First = AST.model().analyze(AST.function("first"));
   ASSERT_EQ(First.ParamSinks.size(), 1u);
-  EXPECT_EQ(First.ParamSinks[0].first, 0u);
+  EXPECT_EQ(First.ParamSinks[0].Index, 0u);
   EXPECT_EQ(AST.model().analyze(AST.function("safe")).ParamSinks.size(), 0u);
+}
+
+TEST(Summaries, GuardsInHelpersAreValuationsCallersSet) {
+  TestAST AST(R"cpp(
+void copy_flag(torch::Tensor t, bool use_gpu, float *dst) {
+  if (use_gpu)
+    t = t.cpu();
+  dst[0] = t.data_ptr<float>()[0];
+}
+void copy_available(torch::Tensor t, float *dst) {
+  if (torch::cuda::is_available())
+    t = t.cpu();
+  dst[0] = t.data_ptr<float>()[0];
+}
+torch::Tensor host_if(torch::Tensor t, bool use_gpu) {
+  return use_gpu ? t.cpu() : t;
+}
+void f(bool gpu) {
+  auto x = torch::ones({2}).cuda();
+  auto a = host_if(x, true);
+  auto b = host_if(x, false);
+  auto c = host_if(x, gpu);
+  (void)a; (void)b; (void)c;
+}
+)cpp");
+  // The parameter reaches host code only where the flag (a parameter: its
+  // callers set it) is false.
+  const FunctionFacts &Flag = AST.model().analyze(AST.function("copy_flag"));
+  ASSERT_EQ(Flag.ParamSinks.size(), 1u);
+  EXPECT_EQ(Flag.ParamSinks[0].Index, 0u);
+  EXPECT_EQ(Flag.ParamSinks[0].When, ~atomTrueMask(0));
+  ASSERT_EQ(Flag.AtomOrigins.size(), 1u);
+  EXPECT_EQ(Flag.AtomOrigins[0].Param, 1);
+  // Availability means the same in every function.
+  const FunctionFacts &Available =
+      AST.model().analyze(AST.function("copy_available"));
+  ASSERT_EQ(Available.ParamSinks.size(), 1u);
+  EXPECT_EQ(Available.ParamSinks[0].When, ~atomTrueMask(0));
+  ASSERT_EQ(Available.AtomOrigins.size(), 1u);
+  EXPECT_NE(Available.AtomOrigins[0].Shared, nullptr);
+  EXPECT_EQ(Available.AtomOrigins[0].DeviceType, "CUDA");
+  // A result: host where the flag is true, the parameter where it is false.
+  const FunctionFacts &HostIf = AST.model().analyze(AST.function("host_if"));
+  EXPECT_EQ(HostIf.Return.Host, atomTrueMask(0));
+  EXPECT_EQ(HostIf.Return.Params, 1u);
+  EXPECT_EQ(HostIf.Return.ParamsWhen, ~atomTrueMask(0));
+  // Each caller's argument decides: true gives the host copy, false the
+  // device tensor, the caller's own flag either (under that flag's atom).
+  auto Lines = AST.trace("f");
+  EXPECT_EQ(Lines[17].Values["a"].Host, AllValuations);
+  EXPECT_EQ(Lines[17].Values["a"].Dev, 0u);
+  EXPECT_EQ(Lines[18].Values["b"].Host, 0u);
+  EXPECT_EQ(Lines[18].Values["b"].Dev, AllValuations);
+  EXPECT_EQ(Lines[19].Values["c"].Host, atomTrueMask(0));
+  EXPECT_EQ(Lines[19].Values["c"].Dev, ~atomTrueMask(0));
 }
 
 TEST(Summaries, MembersJoinEveryWriteInTheTranslationUnit) {

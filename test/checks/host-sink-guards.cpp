@@ -117,3 +117,77 @@ void guarded_helpers(float *dst) {
   // CHECK: :[[@LINE-5]]:29: note: 'x' is moved to a CUDA device here
   // CHECK: :[[@LINE-9]]:3: note: 't' reaches host code here, inside the helper
 }
+
+// Guards on a flag parameter or on availability: the helper copies to the
+// host under a condition its caller decides. A caller whose device follows
+// the same condition is fine; one that passes the other value is not.
+void copy_out_flag(torch::Tensor t, bool use_gpu, float *dst) {
+  if (use_gpu)
+    t = t.to(torch::kCPU);
+  std::memcpy(dst, t.data_ptr<float>(), sizeof(float) * t.numel());
+}
+void copy_out_available(torch::Tensor t, float *dst) {
+  if (torch::cuda::is_available())
+    t = t.cpu();
+  std::memcpy(dst, t.data_ptr<float>(), sizeof(float) * t.numel());
+}
+// The flag passed on through a second helper keeps its meaning.
+void save_flag(torch::Tensor t, bool gpu, float *dst) {
+  copy_out_flag(t, gpu, dst);
+}
+void flag_guarded_helpers(bool use_gpu, float *dst) {
+  torch::Device device = use_gpu ? torch::kCUDA : torch::kCPU;
+  auto x = torch::ones({4}).to(device);
+  copy_out_flag(x, use_gpu, dst);
+  save_flag(x, use_gpu, dst);
+  copy_out_available(x, dst);
+  auto y = torch::ones({4}).cuda();
+  copy_out_flag(y, true, dst);
+  copy_out_available(y, dst);
+  copy_out_flag(y, false, dst);
+  // CHECK: :[[@LINE-1]]:3: warning: 'y' is on a CUDA device when it is passed to 'copy_out_flag', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-5]]:29: note: 'y' is moved to a CUDA device here
+  // CHECK: :[[@LINE-23]]:3: note: 't' reaches host code here, inside the helper
+  copy_out_flag(x, !use_gpu, dst);
+  // CHECK: :[[@LINE-1]]:3: warning: 'x' may be on a CUDA device when it is passed to 'copy_out_flag', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-14]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE-14]]:29: note: 'x' is moved to 'device' here
+  // CHECK: :[[@LINE-28]]:3: note: 't' reaches host code here, inside the helper
+}
+void availability_guarded_helpers(float *dst) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA
+                                                   : torch::kCPU);
+  auto x = torch::ones({4}).to(device);
+  copy_out_available(x, dst);
+  copy_out_flag(x, torch::cuda::is_available(), dst);
+  copy_out_flag(x, false, dst);
+  // CHECK: :[[@LINE-1]]:3: warning: 'x' may be on a CUDA device when it is passed to 'copy_out_flag', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-7]]:24: note: 'device' is a CUDA device when 'torch::cuda::is_available()' is true
+  // CHECK: :[[@LINE-6]]:29: note: 'x' is moved to 'device' here
+  // CHECK: :[[@LINE-40]]:3: note: 't' reaches host code here, inside the helper
+}
+
+// Results too: a helper that returns a host copy under its flag, or chooses
+// the device from it.
+torch::Tensor host_if(torch::Tensor t, bool use_gpu) {
+  if (use_gpu)
+    return t.cpu();
+  return t;
+}
+torch::Device device_for(bool use_gpu) {
+  return use_gpu ? torch::kCUDA : torch::kCPU;
+}
+float flag_guarded_results(bool use_gpu) {
+  auto x = torch::ones({4}).to(device_for(use_gpu));
+  auto h = host_if(x, use_gpu);
+  auto c = torch::ones({4}).to(device_for(false));
+  auto d = torch::ones({4}).to(device_for(true));
+  auto e = host_if(d, false);
+  return h.data_ptr<float>()[0] + c.data_ptr<float>()[0] +
+         e.data_ptr<float>()[0];
+         // CHECK: :[[@LINE-1]]:12: warning: 'e' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+         // CHECK: :[[@LINE-11]]:10: note: a CUDA device is chosen here when 'use_gpu' is true
+         // CHECK: :[[@LINE-6]]:32: note: the tensor comes from 'device_for', which returns a result that may be on a CUDA device
+         // CHECK: :[[@LINE-7]]:29: note: 'd' is moved to 'device_for(true)' here
+         // CHECK: :[[@LINE-7]]:8: note: 'e' is assigned here
+}

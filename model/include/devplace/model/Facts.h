@@ -11,6 +11,7 @@
 #define DEVPLACE_MODEL_FACTS_H
 
 #include "devplace/model/Lattice.h"
+#include "llvm/ADT/StringRef.h"
 #include <atomic>
 #include <memory>
 #include <string>
@@ -36,6 +37,7 @@ struct HostAccess {
   const Step *Why;     ///< provenance, from the sink back to the source
   bool UnknownOnly;    ///< no known device path: a parameter, a field
   uint32_t Params = 0; ///< parameters of the function whose memory it is
+  Mask ParamsWhen = AllValuations; ///< valuations under which it is theirs
   const HostAccess *Inner = nullptr; ///< for Helper: the access in the callee
 };
 
@@ -66,6 +68,25 @@ struct HostSync {
   std::string CallerDevice = {};
 };
 
+/// A parameter whose memory reaches host code.
+struct ParamSink {
+  unsigned Index;
+  const HostAccess *Access; ///< the first such access
+  /// The function's valuations under which one does: a helper that moves
+  /// the parameter to the host itself under `if (use_gpu)` reaches host code
+  /// with it only where use_gpu is false.
+  Mask When;
+};
+
+/// Where one of a function's condition atoms comes from, so that a caller
+/// can say which of its own valuations a summary's masks mean.
+struct AtomOrigin {
+  int Param = -1;               ///< a bool parameter, by index, or
+  const void *Shared = nullptr; ///< a condition that means the same in
+                                ///< every function (an availability call)
+  llvm::StringRef DeviceType;   ///< the accelerator whose availability it is
+};
+
 /// What the model records about one function.
 struct FunctionFacts {
   std::vector<HostAccess> Accesses; ///< in source order
@@ -81,7 +102,10 @@ struct FunctionFacts {
   std::vector<Fact> ReturnElements;
   /// Parameters whose memory reaches host code, with that access (directly
   /// or through further calls): callers' device arguments reach it too.
-  std::vector<std::pair<unsigned, const HostAccess *>> ParamSinks;
+  std::vector<ParamSink> ParamSinks;
+  /// The function's atoms, in order (their masks' bits): what callers map
+  /// to their own valuations. Other atoms (a local flag) are left free.
+  std::vector<AtomOrigin> AtomOrigins;
   /// Parameters passed by non-const reference that the function leaves with
   /// another device: their value at the exit (callers update the argument).
   std::vector<std::pair<unsigned, Fact>> ParamOut;

@@ -69,6 +69,10 @@ struct Fact {
   Mask Host = 0;        ///< valuations under which it may be on the host
   Mask Dev = 0;         ///< valuations under which it may be on a device
   uint32_t Params = 0;  ///< parameters whose (unknown) device it carries
+  /// Valuations under which it may carry them (`if (use_gpu) t = t.cpu();`
+  /// leaves parameter t's device only where use_gpu is false). AllValuations
+  /// when Params is empty.
+  Mask ParamsWhen = AllValuations;
   bool Unknown = false; ///< device comes from where the analysis cannot see
   bool Scalar = false;  ///< a 0-dim tensor on every path (a CPU one may meet
                         ///< CUDA tensors in an operation)
@@ -77,7 +81,8 @@ struct Fact {
   bool hasInfo() const { return Host || Dev || Params || Unknown; }
   bool sameAs(const Fact &O) const {
     return Host == O.Host && Dev == O.Dev && Params == O.Params &&
-           Unknown == O.Unknown && Scalar == O.Scalar;
+           ParamsWhen == O.ParamsWhen && Unknown == O.Unknown &&
+           Scalar == O.Scalar;
   }
   static Fact host() {
     Fact F;
@@ -105,6 +110,10 @@ Fact join(const Fact &A, const Fact &B);
 inline Fact restrict(Fact F, Mask Reach) {
   F.Host &= Reach;
   F.Dev &= Reach;
+  if (F.Params && !(F.ParamsWhen &= Reach)) {
+    F.Params = 0;
+    F.ParamsWhen = AllValuations;
+  }
   return F;
 }
 
