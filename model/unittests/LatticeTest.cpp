@@ -77,8 +77,7 @@ TEST(Lattice, ParametersCarryTheValuationsUnderWhichTheyFlow) {
   EXPECT_EQ(J.ParamsWhen, ~atomTrueMask(0));
   // Joined with a parameter under other valuations: the union.
   Fact Other = restrict(Param, atomTrueMask(1));
-  EXPECT_EQ(join(Kept, Other).ParamsWhen,
-            ~atomTrueMask(0) | atomTrueMask(1));
+  EXPECT_EQ(join(Kept, Other).ParamsWhen, ~atomTrueMask(0) | atomTrueMask(1));
   // Restricted to no valuation it carries, a fact has no parameter left.
   Fact None = restrict(Kept, atomTrueMask(0));
   EXPECT_EQ(None.Params, 0u);

@@ -37,7 +37,7 @@ struct HostAccess {
   const Step *Why;     ///< provenance, from the sink back to the source
   bool UnknownOnly;    ///< no known device path: a parameter, a field
   uint32_t Params = 0; ///< parameters of the function whose memory it is
-  Mask ParamsWhen = AllValuations; ///< valuations under which it is theirs
+  Mask ParamsWhen = AllValuations;   ///< valuations under which it is theirs
   const HostAccess *Inner = nullptr; ///< for Helper: the access in the callee
 };
 
