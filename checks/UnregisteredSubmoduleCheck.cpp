@@ -1,15 +1,13 @@
 //===--- UnregisteredSubmoduleCheck.cpp - devplace-unregistered-submodule -===//
 
 #include "UnregisteredSubmoduleCheck.h"
+#include "devplace/model/Modules.h"
 #include "utils/FixIts.h"
 #include "utils/MainFileDecls.h"
 #include "utils/ModelNames.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 
 using namespace clang::ast_matchers;
 
@@ -20,109 +18,6 @@ void UnregisteredSubmoduleCheck::registerMatchers(MatchFinder *Finder) {
   // directly (see utils/MainFileDecls.h).
   Finder->addMatcher(translationUnitDecl(), this);
 }
-
-namespace {
-
-bool isRegisterCall(const CallExpr *CE) {
-  const auto *FD = CE->getDirectCallee();
-  if (!FD || !FD->getIdentifier())
-    return false;
-  return ApiTable::builtin().methodName(FD->getName(),
-                                        ApiRole::ModuleRegistration);
-}
-
-/// `this->f` or `f` inside a member function: the field, if any.
-const FieldDecl *fieldOf(const Expr *E) {
-  E = stripValue(E); // through the copy made when a holder is passed on
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      return dyn_cast<FieldDecl>(ME->getMemberDecl());
-  return nullptr;
-}
-
-/// Where a field gets its value, and whether a register_* call covers it.
-struct FieldUse {
-  bool Registered = false;
-  bool InitialisedInConstructor = false;
-  bool Assigned = false;
-  const Expr *FirstValue = nullptr; ///< the first value given to it
-  unsigned Values = 0;
-};
-
-class Scanner : public RecursiveASTVisitor<Scanner> {
-public:
-  llvm::DenseMap<const FieldDecl *, FieldUse> Uses;
-  bool InConstructor = false;
-
-  void value(const FieldDecl *F, const Expr *V, bool Registers) {
-    FieldUse &U = Uses[F];
-    U.Assigned = true;
-    U.Registered |= Registers;
-    U.InitialisedInConstructor |= InConstructor;
-    if (!U.FirstValue)
-      U.FirstValue = V;
-    ++U.Values;
-  }
-  static bool registers(const Expr *V) {
-    // Also through a converting constructor: a holder made from the
-    // shared_ptr that register_module returns.
-    V = stripValue(V);
-    while (const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(V)) {
-      if (Ctor->getNumArgs() != 1)
-        break;
-      V = stripValue(Ctor->getArg(0));
-    }
-    const auto *CE = dyn_cast_or_null<CallExpr>(V);
-    return CE && isRegisterCall(CE);
-  }
-  bool VisitCallExpr(CallExpr *CE) {
-    // register_module("fc", fc): the field passed after it was built.
-    if (isRegisterCall(CE))
-      for (const Expr *Arg : CE->arguments())
-        if (const FieldDecl *F = fieldOf(Arg))
-          Uses[F].Registered = true;
-    // layers->push_back(register_module("fc", Linear(4, 4))): a container
-    // whose children are registered on this module one by one is, in
-    // effect, registered: they move, train and save with it.
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-        MC && ApiTable::builtin().methodName(methodName(MC),
-                                             ApiRole::ContainerInsert)) {
-      const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
-      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Obj);
-          Arrow && Arrow->getOperator() == OO_Arrow)
-        Obj = Arrow->getArg(0);
-      if (const FieldDecl *F = fieldOf(Obj))
-        for (const Expr *Arg : MC->arguments())
-          if (registers(Arg))
-            Uses[F].Registered = true;
-    }
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-        OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
-      if (const FieldDecl *F = fieldOf(OC->getArg(0)))
-        value(F, OC->getArg(1), registers(OC->getArg(1)));
-    return true;
-  }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->getOpcode() == BO_Assign)
-      if (const FieldDecl *F = fieldOf(BO->getLHS()))
-        value(F, BO->getRHS(), registers(BO->getRHS()));
-    return true;
-  }
-};
-
-bool isNullHolder(const Expr *Init) {
-  // `torch::nn::Linear fc{nullptr};` declares an empty holder.
-  if (!Init)
-    return true;
-  Init = Init->IgnoreParenImpCasts();
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(Init))
-    return CE->getNumArgs() == 0 ||
-           (CE->getNumArgs() == 1 &&
-            CE->getArg(0)->IgnoreParenImpCasts()->getType()->isNullPtrType());
-  return isa<CXXNullPtrLiteralExpr>(Init);
-}
-
-} // namespace
 
 void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
@@ -139,37 +34,16 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
 
 void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
                                             ASTContext &Ctx) {
-  Scanner S;
-  for (const Decl *D : RD->decls()) {
-    const auto *MD = dyn_cast<CXXMethodDecl>(D);
-    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
-      MD = dyn_cast<CXXMethodDecl>(FT->getTemplatedDecl());
-    if (!MD || !MD->hasBody())
-      continue;
-    S.InConstructor = isa<CXXConstructorDecl>(MD);
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(MD))
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (const FieldDecl *F = Init->getMember();
-            F && Init->isWritten() && Init->getInit()) {
-          if (isNullHolder(Init->getInit()))
-            continue;
-          S.value(F, Init->getInit(), Scanner::registers(Init->getInit()));
-        }
-    S.TraverseStmt(MD->getBody());
-    for (const auto *Ctor = dyn_cast<CXXConstructorDecl>(MD); Ctor;
-         Ctor = nullptr)
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->isWritten() && Init->getInit())
-          S.TraverseStmt(Init->getInit());
-  }
+  ModuleRegistrations Registrations =
+      scanRegistrations(RD, ApiTable::builtin());
   for (const FieldDecl *F : RD->fields()) {
     DeviceCarrier C = classifyType(F->getType());
     if (C != DeviceCarrier::Module && C != DeviceCarrier::Tensor)
       continue;
-    auto It = S.Uses.find(F);
-    if (It == S.Uses.end() || It->second.Registered)
+    auto It = Registrations.Members.find(F);
+    if (It == Registrations.Members.end() || It->second.Registered)
       continue;
-    const FieldUse &U = It->second;
+    const MemberRegistration &U = It->second;
     // Tensors set outside a constructor are state (a cache, the last
     // output), not parameters or buffers.
     if (C == DeviceCarrier::Tensor && !U.InitialisedInConstructor)

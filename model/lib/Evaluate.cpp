@@ -122,17 +122,30 @@ const ValueDecl *FunctionAnalyzer::moduleKeyOf(const Expr *Obj) {
   return keyOf(Obj);
 }
 
-const ValueDecl *FunctionAnalyzer::moduleRootOf(const Expr *Base) {
-  for (unsigned Depth = 0; Base && Depth < 8; ++Depth) {
-    Base = stripValue(Base);
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Base);
+bool FunctionAnalyzer::staysBehind(const FieldDecl *Field) {
+  // Only a class whose every method is in this translation unit can show
+  // that it never registers a member.
+  const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
+  if (!RD || !isNNModuleClass(RD) || SM.isInSystemHeader(RD->getLocation()))
+    return false;
+  const ModuleRegistrations &R = Model.registrations(RD);
+  return R.AllMethodsSeen && !R.Members.lookup(Field).Registered;
+}
+
+const ValueDecl *FunctionAnalyzer::moduleRootOf(const Expr *Member) {
+  for (unsigned Depth = 0; Member && Depth < 8; ++Depth) {
+    Member = stripValue(Member);
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Member);
         OC && OC->getOperator() == OO_Arrow)
-      Base = OC->getArg(0);
-    else if (const auto *ME = dyn_cast<MemberExpr>(Base))
-      Base = ME->getBase();
-    else if (isa<DeclRefExpr>(Base))
-      return classifyType(Base->getType()) == DeviceCarrier::Module
-                 ? keyOf(Base)
+      Member = OC->getArg(0);
+    else if (const auto *ME = dyn_cast<MemberExpr>(Member)) {
+      if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+          Field && staysBehind(Field))
+        return nullptr;
+      Member = ME->getBase();
+    } else if (isa<DeclRefExpr>(Member))
+      return classifyType(Member->getType()) == DeviceCarrier::Module
+                 ? keyOf(Member)
                  : nullptr;
     else
       return nullptr;
@@ -285,7 +298,7 @@ Fact FunctionAnalyzer::evalMember(const MemberExpr *ME) {
   // A member of a module reached through a module variable
   // (`net->fc->weight`): registered members move with the module.
   if (C == DeviceCarrier::Tensor || C == DeviceCarrier::Module)
-    if (const ValueDecl *Root = moduleRootOf(ME->getBase())) {
+    if (const ValueDecl *Root = moduleRootOf(ME)) {
       Fact M = lookup(Root, ME);
       if (M.Dev)
         return M;

@@ -158,8 +158,12 @@ private:
   /// `module.f()`, `model(x)`.
   const ValueDecl *moduleKeyOf(const Expr *Obj);
   /// The module variable a member chain starts from: `net` in
-  /// `net->fc->weight`.
-  const ValueDecl *moduleRootOf(const Expr *Base);
+  /// `net->fc->weight`; null when a member on the way is one its module
+  /// never registers (it does not move with the module).
+  const ValueDecl *moduleRootOf(const Expr *Member);
+  /// A member of a module class of this code that the class provably never
+  /// registers (register_parameter, register_buffer, register_module).
+  bool staysBehind(const FieldDecl *Field);
 
   Fact eval(const Expr *E);
   Fact evalUncached(const Expr *E);
@@ -276,7 +280,10 @@ private:
   bool isOutParam(const ParmVarDecl *P);
   /// A member's TU-wide summary, widened (it was computed under other
   /// functions' conditions).
-  std::optional<Fact> memberSummary(const FieldDecl *FD) const;
+  /// A tensor member that its module registers (or may: the class's methods
+  /// are not all here) is also where the module was last moved, which
+  /// `->to(device)` anywhere may change: unknown as well.
+  std::optional<Fact> memberSummary(const FieldDecl *FD);
   void recordCaptures(const LambdaExpr *LE);
 
   //--- Observations.cpp ----------------------------------------------------

@@ -46,6 +46,9 @@ Fact join(const Fact &A, const Fact &B) {
 Fact widen(Fact F) {
   F.Host = F.Host ? AllValuations : 0;
   F.Dev = F.Dev ? AllValuations : 0;
+  // That function's parameters are whatever its callers passed: unknown
+  // here (a member set from a parameter is not known to be on the host).
+  F.Unknown |= F.Params != 0;
   F.Params = 0;
   F.ParamsWhen = AllValuations;
   return F;

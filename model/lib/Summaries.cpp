@@ -184,10 +184,15 @@ void FunctionAnalyzer::applyParamMoves(const Expr *E) {
   }
 }
 
-std::optional<Fact> FunctionAnalyzer::memberSummary(const FieldDecl *FD) const {
+std::optional<Fact> FunctionAnalyzer::memberSummary(const FieldDecl *FD) {
   std::optional<Fact> F = Model.memberSummary(FD);
-  if (F)
-    F = widen(*F);
+  if (!F)
+    return F;
+  F = widen(*F);
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
+      RD && isNNModuleClass(RD) &&
+      classifyType(FD->getType()) == DeviceCarrier::Tensor && !staysBehind(FD))
+    F->Unknown = true;
   return F;
 }
 
@@ -217,6 +222,13 @@ DeviceCarrier DeviceModel::classify(QualType T) {
   DeviceCarrier C = classifyType(T);
   Carriers[Key] = C;
   return C;
+}
+
+const ModuleRegistrations &DeviceModel::registrations(const CXXRecordDecl *RD) {
+  auto &Slot = Registrations[RD];
+  if (!Slot)
+    Slot = std::make_unique<ModuleRegistrations>(scanRegistrations(RD, Api));
+  return *Slot;
 }
 
 std::optional<Fact> DeviceModel::memberSummary(const FieldDecl *FD) const {

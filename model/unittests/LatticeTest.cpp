@@ -100,7 +100,10 @@ TEST(Lattice, RestrictAndWiden) {
   EXPECT_EQ(W.Host, AllValuations);
   EXPECT_EQ(W.Dev, AllValuations);
   EXPECT_EQ(W.Params, 0u);
+  // Its parameters are what its callers passed: unknown here.
+  EXPECT_TRUE(W.Unknown);
   EXPECT_EQ(widen(Fact()).Dev, 0u);
+  EXPECT_FALSE(widen(Fact::host()).Unknown);
 }
 
 } // namespace

@@ -165,3 +165,36 @@ float struct_members_on_two_devices() {
   // CHECK: :[[@LINE-5]]:11: note: 'o.main' is assigned here
   return (same + mixed).sum().item<float>();
 }
+
+// A module's registered parameter moves with it; a tensor member it never
+// registers stays on the host. A member set from forward's input is where
+// the caller's input was: unknown, so nothing is said of it.
+struct Normaliser : torch::nn::Module {
+  Normaliser() {
+    scale = register_parameter("scale", torch::ones({2}));
+    offset = torch::zeros({2});
+    last = torch::zeros({2});
+  }
+  torch::Tensor forward(const torch::Tensor &x) {
+    last = x;
+    return x * scale;
+  }
+  // Inside its methods a parameter is wherever the module was moved: not
+  // known. The unregistered member is on the host.
+  torch::Tensor on_the_gpu() {
+    auto g = torch::ones({2}).cuda();
+    return g * scale + g * offset;
+    // CHECK: :[[@LINE-1]]:26: warning: 'g' is on a CUDA device and 'offset' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+    // CHECK: :[[@LINE-3]]:31: note: 'g' is moved to a CUDA device here
+  }
+  torch::Tensor scale, offset, last;
+};
+torch::Tensor unregistered_member_stays_behind(const torch::Tensor &x) {
+  auto net = std::make_shared<Normaliser>();
+  net->to(torch::kCUDA);
+  auto y = net->forward(x.cuda());
+  auto z = net->last + y;
+  return net->scale + net->offset;
+  // CHECK: :[[@LINE-1]]:21: warning: 'net->scale' is on a CUDA device and 'net->offset' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-5]]:8: note: 'net' is moved to 'torch::kCUDA' here
+}

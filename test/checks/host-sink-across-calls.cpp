@@ -260,6 +260,29 @@ float registered_member() {
   return before + after;
 }
 
+// Parameters and buffers move with their module; a tensor member the class
+// never registers stays where it was made.
+struct Scaler : torch::nn::Module {
+  Scaler() {
+    scale = register_parameter("scale", torch::ones({2}));
+    register_buffer("shift", shift);
+    count = torch::zeros({1});
+  }
+  torch::Tensor scale, shift = torch::zeros({2}), count;
+};
+float registered_tensors() {
+  auto net = std::make_shared<Scaler>();
+  net->to(torch::kCUDA);
+  float a = net->scale.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:24: warning: 'net->scale' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:8: note: 'net' is moved to 'torch::kCUDA' here
+  float b = net->shift.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:24: warning: 'net->shift' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-6]]:8: note: 'net' is moved to 'torch::kCUDA' here
+  float c = net->count.data_ptr<float>()[0];
+  return a + b + c;
+}
+
 // A device value passed from member to member, across methods.
 struct Relay {
   void latest() { b_ = a_; }

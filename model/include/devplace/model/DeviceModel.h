@@ -15,6 +15,7 @@
 
 #include "devplace/model/ApiTable.h"
 #include "devplace/model/Facts.h"
+#include "devplace/model/Modules.h"
 #include "devplace/model/Types.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -107,6 +108,8 @@ public:
       if (Key.first == Lambda)
         Each(Key.second, F);
   }
+  /// How the module class \p RD registers its members (memoised).
+  const ModuleRegistrations &registrations(const CXXRecordDecl *RD);
   /// True while \p FD is being analysed (recursion is cut there).
   bool inProgress(const FunctionDecl *FD) const {
     return InProgress.lookup(FD);
@@ -121,6 +124,8 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Results;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   llvm::DenseMap<const Type *, DeviceCarrier> Carriers;
+  llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleRegistrations>>
+      Registrations;
   /// Per member, the join of the values written to it anywhere in the TU.
   llvm::DenseMap<const FieldDecl *, Fact> FieldFacts;
   static constexpr unsigned MaxMemberRounds = 4;

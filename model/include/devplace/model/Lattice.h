@@ -118,7 +118,7 @@ inline Fact restrict(Fact F, Mask Reach) {
 }
 
 /// \p F computed under another function's conditions: each mask becomes all
-/// valuations or none, and parameter bits (of that function) are dropped.
+/// valuations or none, and parameter bits (of that function) become unknown.
 Fact widen(Fact F);
 
 } // namespace clang::devplace

@@ -1,0 +1,46 @@
+//===--- Modules.h - which members of a module class are registered -*- C++
+//-*-===//
+//
+// A torch::nn::Module subclass moves, trains and saves only what it
+// registers (register_module, register_parameter, register_buffer). The
+// device model needs to know it (an unregistered tensor stays where it was
+// made when the module moves), and so does the unregistered-submodule rule:
+// one scan of the class's methods, here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_MODEL_MODULES_H
+#define DEVPLACE_MODEL_MODULES_H
+
+#include "devplace/model/ApiTable.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace clang {
+class CXXRecordDecl;
+class Expr;
+class FieldDecl;
+namespace devplace {
+
+/// Where one member gets its value, and whether a register_* call covers it.
+struct MemberRegistration {
+  bool Registered = false;
+  bool InitialisedInConstructor = false;
+  const Expr *FirstValue = nullptr; ///< the first value given to it
+  unsigned Values = 0;              ///< how many values it is given
+};
+
+struct ModuleRegistrations {
+  /// Every method the class declares has its body in this translation unit:
+  /// a member not registered there is not registered at all.
+  bool AllMethodsSeen = true;
+  /// The members the class's methods give a value or register.
+  llvm::DenseMap<const FieldDecl *, MemberRegistration> Members;
+};
+
+/// Scans the methods (constructors' initialisers included) of \p RD.
+ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
+                                      const ApiTable &Api);
+
+} // namespace devplace
+} // namespace clang
+
+#endif
