@@ -117,7 +117,16 @@ void FunctionAnalyzer::setMembers(
 
 Fact FunctionAnalyzer::memberAtEntry(const FieldDecl *Field, unsigned Bit,
                                      bool WithOrigin) {
-  Fact F = memberSummary(Field).value_or(Fact{});
+  // Every object's values, less those its methods wrote from their
+  // parameters: for this object they come with its bit (the receiver's own
+  // slot at each call), and they would make every member unknown.
+  Fact F;
+  if (std::optional<Fact> S = Model.memberSummary(Field)) {
+    F = *S;
+    F.Params = 0;
+    F.ParamsWhen = AllValuations;
+    F = widen(F);
+  }
   F.Params |= 1u << Bit;
   if (!F.Dev && WithOrigin)
     F.Why =

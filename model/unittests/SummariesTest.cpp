@@ -116,6 +116,50 @@ void f(bool gpu) {
   EXPECT_EQ(Lines[19].Values["c"].Dev, ~atomTrueMask(0));
 }
 
+TEST(Summaries, ModulesMoveWhatTheyRegister) {
+  TestAST AST(R"cpp(
+struct Scaler : torch::nn::Module {
+  Scaler() {
+    scale = register_parameter("scale", torch::ones({2}));
+    register_buffer("shift", shift);
+    count = torch::zeros({1});
+  }
+  torch::Tensor scale, shift, count;
+};
+void f() {
+  auto net = std::make_shared<Scaler>();
+  net->to(torch::kCUDA);
+  auto a = net->scale;
+  auto b = net->shift;
+  auto c = net->count;
+  (void)a; (void)b; (void)c;
+}
+)cpp");
+  const CXXRecordDecl *Scaler = nullptr;
+  for (const Decl *D : AST.context().getTranslationUnitDecl()->decls())
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(D);
+        RD && RD->getName() == "Scaler" && RD->hasDefinition())
+      Scaler = RD;
+  ASSERT_NE(Scaler, nullptr);
+  ModuleRegistrations R = scanRegistrations(Scaler, ApiTable::builtin());
+  EXPECT_TRUE(R.AllMethodsSeen);
+  std::map<std::string, MemberRegistration> ByName;
+  for (const auto &[Field, Use] : R.Members)
+    ByName[Field->getNameAsString()] = Use;
+  EXPECT_TRUE(ByName["scale"].Registered);
+  EXPECT_TRUE(ByName["shift"].Registered);
+  EXPECT_FALSE(ByName["count"].Registered);
+  EXPECT_TRUE(ByName["count"].InitialisedInConstructor);
+  // The parameter and the buffer move with the module; the member it
+  // never registers stays on the host (where the constructor made it).
+  AST.model().analyzeAll({*Scaler->ctor_begin(), AST.function("f")});
+  auto Lines = AST.trace("f");
+  EXPECT_EQ(Lines[13].Values["a"].Dev, AllValuations);
+  EXPECT_EQ(Lines[14].Values["b"].Dev, AllValuations);
+  EXPECT_EQ(Lines[15].Values["c"].Dev, 0u);
+  EXPECT_EQ(Lines[15].Values["c"].Host, AllValuations);
+}
+
 TEST(Summaries, MembersJoinEveryWriteInTheTranslationUnit) {
   TestAST AST(R"cpp(
 struct Trainer {
