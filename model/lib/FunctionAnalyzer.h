@@ -116,6 +116,14 @@ private:
   /// M's parameters; only those below 32).
   llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4>
   memberBits(const FunctionDecl *M);
+  /// The class whose members constructor \p M sets, when its objects keep
+  /// per-member facts (not a copy or move constructor).
+  const CXXRecordDecl *constructedClass(const FunctionDecl *M);
+  /// The members, by field index, of the object \p CE constructs with a
+  /// constructor of this code: what its summary says it leaves in each
+  /// (MemberOut), in terms of \p CE's arguments.
+  std::optional<llvm::SmallVector<Fact, 2>>
+  constructedMembers(const CXXConstructExpr *CE);
   /// The local object \p E names, when it keeps per-member facts.
   const VarDecl *memberObjectOf(const Expr *E) const;
   /// The local object a member call goes through (`h` in `h.add(x)`), when
@@ -244,7 +252,7 @@ private:
   Fact fromSummary(const CallExpr *CE, const FunctionDecl *Def, unsigned First,
                    const Fact &Ret);
   /// The same, with parameter i bound to \p ArgOf(i) (none when null).
-  Fact fromSummary(const CallExpr *CE, const FunctionDecl *Def, const Fact &Ret,
+  Fact fromSummary(const Expr *Call, const FunctionDecl *Def, const Fact &Ret,
                    llvm::function_ref<const Expr *(unsigned)> ArgOf);
   /// How notes name the callee \p Def of \p CE: its name, or for a lambda
   /// the variable that holds it.

@@ -49,6 +49,40 @@ const CXXRecordDecl *FunctionAnalyzer::objectClass(const FunctionDecl *M) {
   return splitsIntoMembers(compat::recordType(Ctx, RD)) ? RD : nullptr;
 }
 
+const CXXRecordDecl *FunctionAnalyzer::constructedClass(const FunctionDecl *M) {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(M);
+  if (!Ctor || Ctor->isCopyOrMoveConstructor())
+    return nullptr;
+  const CXXRecordDecl *RD = Ctor->getParent();
+  return splitsIntoMembers(compat::recordType(Ctx, RD)) ? RD : nullptr;
+}
+
+std::optional<llvm::SmallVector<Fact, 2>>
+FunctionAnalyzer::constructedMembers(const CXXConstructExpr *CE) {
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor || !Ctor->hasBody(Def) || !Def || Def->isDependentContext() ||
+      Model.inProgress(Def) || SM.isInSystemHeader(Def->getLocation()) ||
+      !constructedClass(Def))
+    return std::nullopt;
+  const FunctionFacts &Sum = Model.analyze(Def);
+  if (Sum.Broken || !Sum.Complete)
+    return std::nullopt;
+  auto ArgOf = [&](unsigned I) -> const Expr * {
+    return I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+  };
+  // A member the constructor leaves alone has no fact: not known.
+  llvm::SmallVector<Fact, 2> Out;
+  for (const FieldDecl *Field : Ctor->getParent()->fields()) {
+    auto Exit = llvm::find_if(Sum.MemberOut,
+                              [&](const auto &M) { return M.first == Field; });
+    Out.push_back(Exit == Sum.MemberOut.end()
+                      ? Fact{}
+                      : fromSummary(CE, Def, Exit->second, ArgOf));
+  }
+  return Out;
+}
+
 llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4>
 FunctionAnalyzer::memberBits(const FunctionDecl *M) {
   llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4> Out;

@@ -103,15 +103,18 @@ Mask FunctionAnalyzer::callerValuations(
 }
 
 Fact FunctionAnalyzer::fromSummary(
-    const CallExpr *CE, const FunctionDecl *Def, const Fact &Ret,
+    const Expr *Call, const FunctionDecl *Def, const Fact &Ret,
     llvm::function_ref<const Expr *(unsigned)> ArgOf) {
+  const auto *CE = dyn_cast<CallExpr>(Call);
   Fact R;
   R.Unknown = Ret.Unknown;
   R.Host = callerValuations(Def, Ret.Host, ArgOf);
   R.Dev = callerValuations(Def, Ret.Dev, ArgOf);
+  // A constructor returns nothing: its chain (inside it) is the story.
   if (R.Dev)
-    R.Why = makeStep(Step::Returned, CE->getExprLoc(), "", calleeText(CE, Def),
-                     Ret.Why);
+    R.Why = CE ? makeStep(Step::Returned, CE->getExprLoc(), "",
+                          calleeText(CE, Def), Ret.Why)
+               : Ret.Why;
   if (!Ret.Params)
     return R;
   Mask ParamsWhen = callerValuations(Def, Ret.ParamsWhen, ArgOf);
@@ -122,7 +125,7 @@ Fact FunctionAnalyzer::fromSummary(
   // A method's members: the receiver's, when it keeps them per object.
   if (Def->getNumParams() >= 32 || !(Ret.Params >> Def->getNumParams()))
     return R;
-  const VarDecl *Obj = receiverObject(CE);
+  const VarDecl *Obj = CE ? receiverObject(CE) : nullptr;
   for (auto [Field, Bit] : memberBits(Def))
     if (Ret.Params & (1u << Bit)) {
       const Fact *F =

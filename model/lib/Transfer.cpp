@@ -138,6 +138,12 @@ FunctionAnalyzer::elementFacts(const Expr *E) {
     for (const Fact &R : Sum.ReturnElements)
       Out.push_back(fromSummary(CE, Def, First, R));
     return Out;
+  } else if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+             CE && CE->getConstructor() &&
+             !CE->getConstructor()->isCopyOrMoveConstructor() &&
+             splitsIntoMembers(CE->getType())) {
+    // `History h(device)`: what the constructor leaves in each member.
+    return constructedMembers(CE);
   } else if (const VarDecl *VD = memberObjectOf(E)) {
     // A local object: its members' facts here, by field index.
     llvm::SmallVector<Fact, 2> Out;
@@ -283,9 +289,12 @@ void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
 }
 
 void FunctionAnalyzer::transferInitializer(const CXXCtorInitializer *I) {
-  // Member initialisers: `device_(is_available() ? kCUDA : kCPU)`.
+  // Member initialisers: `device_(is_available() ? kCUDA : kCPU)`. A member
+  // the constructor leaves to its default constructor (no initialiser of
+  // its own) gets its value later, maybe in a way not followed: no fact.
   if (I && I->getMember() && I->getInit() &&
-      classifyType(I->getMember()->getType()) != DeviceCarrier::None)
+      classifyType(I->getMember()->getType()) != DeviceCarrier::None &&
+      (I->isWritten() || isa<CXXDefaultInitExpr>(I->getInit())))
     assign(I->getMember(), eval(I->getInit()), I->getMemberLocation(), false,
            I->getInit());
 }

@@ -421,11 +421,17 @@ void FunctionAnalyzer::finish(const State &Exit) {
     if (F && (F->Host || F->Dev))
       Out.ParamOut.emplace_back(I, *F);
   }
-  // A plain class's members at the exit, for callers' objects.
-  if (Exit.Reach && Out.Complete)
+  // A plain class's members at the exit, for callers' objects: those a
+  // method may change, and those a constructor sets.
+  if (Exit.Reach && Out.Complete) {
     for (auto [Field, Bit] : memberBits(FD))
       if (const Fact *F = Exit.Vals.lookup(Field))
         Out.MemberOut.emplace_back(Field, *F);
+    if (const CXXRecordDecl *RD = constructedClass(FD))
+      for (const FieldDecl *Field : RD->fields())
+        if (const Fact *F = Exit.Vals.lookup(Field); F && hasMemberFact(Field))
+          Out.MemberOut.emplace_back(Field, *F);
+  }
   // Which parameters reach host code: the first access of each, and the
   // valuations under which any does.
   for (const HostAccess &A : Out.Accesses)

@@ -116,6 +116,30 @@ void f(bool gpu) {
   EXPECT_EQ(Lines[19].Values["c"].Dev, ~atomTrueMask(0));
 }
 
+TEST(Summaries, ConstructorsSetTheirObjectsMembers) {
+  TestAST AST(R"cpp(
+struct Sum {
+  explicit Sum(torch::Device d) : total(torch::zeros({1}, d)) {}
+  torch::Tensor total, other;
+};
+void f(bool gpu) {
+  torch::Device device = gpu ? torch::kCUDA : torch::kCPU;
+  Sum a(device);
+  Sum b(torch::kCPU);
+  (void)a; (void)b;
+}
+)cpp");
+  auto Lines = AST.trace("f");
+  // The member the constructor sets follows its argument, per object; the
+  // one it leaves alone is neither host nor device.
+  EXPECT_EQ(Lines[8].Values["a.total"].Dev, whenTrue(0));
+  EXPECT_EQ(Lines[8].Values["a.total"].Host, whenFalse(0));
+  EXPECT_EQ(Lines[8].Values["a.other"].Host, 0u);
+  EXPECT_EQ(Lines[8].Values["a.other"].Dev, 0u);
+  EXPECT_EQ(Lines[9].Values["b.total"].Host, AllValuations);
+  EXPECT_EQ(Lines[9].Values["b.total"].Dev, 0u);
+}
+
 TEST(Summaries, ModulesMoveWhatTheyRegister) {
   TestAST AST(R"cpp(
 struct Scaler : torch::nn::Module {

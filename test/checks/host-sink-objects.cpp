@@ -88,3 +88,37 @@ float unknown_after_opaque_call() {
   reset(history);
   return safe.last() + history.last();
 }
+
+// Constructors' arguments: what a constructor leaves in each member, in
+// terms of its arguments, per object.
+class RunningSum {
+public:
+  explicit RunningSum(torch::Device device) : sum_(torch::zeros({1}, device)) {}
+  void add(const torch::Tensor &x) { sum_ += x.sum(); }
+  float value() const { return sum_.data_ptr<float>()[0]; }
+  // CHECK: :[[@LINE-1]]:37: warning: 'sum_' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE+7]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE+7]]:14: note: 'total.sum_' is assigned here
+
+private:
+  torch::Tensor sum_;
+};
+float constructed_on_the_device(bool use_gpu) {
+  torch::Device device = use_gpu ? torch::kCUDA : torch::kCPU;
+  RunningSum total(device);
+  return total.value();
+}
+
+// The same shape built on the host only: silent.
+class HostSum {
+public:
+  explicit HostSum(torch::Device device) : sum_(torch::zeros({1}, device)) {}
+  float value() const { return sum_.data_ptr<float>()[0]; }
+
+private:
+  torch::Tensor sum_;
+};
+float constructed_on_the_host() {
+  HostSum total(torch::kCPU);
+  return total.value();
+}
