@@ -130,10 +130,9 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
       BO && BO->isComparisonOp()) {
     if (const auto *Call = dyn_cast<CallExpr>(stripValue(BO->getLHS())))
       if (Api.callee(calleeName(Call), ApiRole::DeviceCount)) {
+        // Not shared with callers: `== 0` and `> 0` are one atom here.
         static const char DeviceCountKey = 0;
-        AtomOrigin O;
-        O.Shared = &DeviceCountKey;
-        return FromAtom(&DeviceCountKey, C, O);
+        return FromAtom(&DeviceCountKey, C);
       }
   }
   // A boolean flag that the function never reassigns.

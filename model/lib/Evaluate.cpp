@@ -125,11 +125,15 @@ const ValueDecl *FunctionAnalyzer::moduleKeyOf(const Expr *Obj) {
 bool FunctionAnalyzer::staysBehind(const FieldDecl *Field) {
   // Only a class whose every method is in this translation unit can show
   // that it never registers a member.
+  // A class another derives from may see it registered there; and a member
+  // its methods never give a value comes from elsewhere.
   const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
-  if (!RD || !isNNModuleClass(RD) || SM.isInSystemHeader(RD->getLocation()))
+  if (!RD || !isNNModuleClass(RD) || SM.isInSystemHeader(RD->getLocation()) ||
+      Model.isBaseClass(RD))
     return false;
   const ModuleRegistrations &R = Model.registrations(RD);
-  return R.AllMethodsSeen && !R.Members.lookup(Field).Registered;
+  auto It = R.Members.find(Field);
+  return R.AllMethodsSeen && It != R.Members.end() && !It->second.Registered;
 }
 
 const ValueDecl *FunctionAnalyzer::moduleRootOf(const Expr *Member) {

@@ -241,10 +241,14 @@ private:
   /// The argument of \p CE that binds a callee's parameter i: argument
   /// i + First (First is 1 for a member operator call), or null.
   struct ArgsOf {
-    const CallExpr *CE;
-    unsigned First;
+    ArgsOf(const CallExpr *CE, unsigned First)
+        : Args(CE->getArgs()), NumArgs(CE->getNumArgs()), First(First) {}
+    explicit ArgsOf(const CXXConstructExpr *CE)
+        : Args(CE->getArgs()), NumArgs(CE->getNumArgs()), First(0) {}
+    const Expr *const *Args;
+    unsigned NumArgs, First;
     const Expr *operator()(unsigned I) const {
-      return I + First < CE->getNumArgs() ? CE->getArg(I + First) : nullptr;
+      return I + First < NumArgs ? Args[I + First] : nullptr;
     }
   };
   /// A callee's summary fact \p Ret (its return value, or one element of
@@ -258,6 +262,10 @@ private:
   /// the variable that holds it.
   std::string calleeText(const CallExpr *CE, const FunctionDecl *Def) const;
   void applyParamMoves(const Expr *E);
+  /// \p F, passed to \p Def, where \p Sink reaches host code: only under
+  /// the helper's guards, as this call sets them.
+  Fact guarded(const Fact &F, const FunctionDecl *Def, const ParamSink &Sink,
+               llvm::function_ref<const Expr *(unsigned)> ArgOf);
   /// The caller's valuations under which the callee \p Def's summary mask
   /// \p CalleeWhen holds at this call: its flag parameters are the
   /// arguments \p ArgOf gives, its availability atoms the caller's own.

@@ -11,6 +11,7 @@
 #include "FunctionAnalyzer.h"
 #include "devplace/Compat.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace clang::devplace {
@@ -49,9 +50,34 @@ const CXXRecordDecl *FunctionAnalyzer::objectClass(const FunctionDecl *M) {
   return splitsIntoMembers(compat::recordType(Ctx, RD)) ? RD : nullptr;
 }
 
+/// The constructor hands its object to code that may change its members: a
+/// non-const method of its own (`reset(device)`), or `this` passed on.
+/// Reading and writing members, and const methods, are all it may do.
+static bool objectEscapes(const CXXConstructorDecl *Ctor) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    unsigned This = 0, Harmless = 0;
+    bool VisitCXXThisExpr(CXXThisExpr *) {
+      ++This;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) &&
+          (isa<FieldDecl>(ME->getMemberDecl()) || (M && M->isConst())))
+        ++Harmless;
+      return true;
+    }
+  } U;
+  U.TraverseStmt(Ctor->getBody());
+  for (const CXXCtorInitializer *Init : Ctor->inits())
+    if (Init->isWritten() && Init->getInit())
+      U.TraverseStmt(Init->getInit());
+  return U.This != U.Harmless;
+}
+
 const CXXRecordDecl *FunctionAnalyzer::constructedClass(const FunctionDecl *M) {
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(M);
-  if (!Ctor || Ctor->isCopyOrMoveConstructor())
+  if (!Ctor || Ctor->isCopyOrMoveConstructor() || objectEscapes(Ctor))
     return nullptr;
   const CXXRecordDecl *RD = Ctor->getParent();
   return splitsIntoMembers(compat::recordType(Ctx, RD)) ? RD : nullptr;
@@ -68,9 +94,7 @@ FunctionAnalyzer::constructedMembers(const CXXConstructExpr *CE) {
   const FunctionFacts &Sum = Model.analyze(Def);
   if (Sum.Broken || !Sum.Complete)
     return std::nullopt;
-  auto ArgOf = [&](unsigned I) -> const Expr * {
-    return I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
-  };
+  ArgsOf ArgOf(CE);
   // A member the constructor leaves alone has no fact: not known.
   llvm::SmallVector<Fact, 2> Out;
   for (const FieldDecl *Field : Ctor->getParent()->fields()) {

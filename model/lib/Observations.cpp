@@ -161,6 +161,13 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
   }
 }
 
+Fact FunctionAnalyzer::guarded(
+    const Fact &F, const FunctionDecl *Def, const ParamSink &Sink,
+    llvm::function_ref<const Expr *(unsigned)> ArgOf) {
+  return restrict(F, callerValuations(Def, Sink.When, ArgOf,
+                                      F.Why ? F.Why->DeviceType : ""));
+}
+
 void FunctionAnalyzer::observeElementCalls(const CallExpr *CE) {
   // std::for_each(v.begin(), v.end(), [](const torch::Tensor &t) {…}): the
   // lambda's parameter is each element of v.
@@ -179,11 +186,9 @@ void FunctionAnalyzer::observeElementCalls(const CallExpr *CE) {
     return;
   // The range's elements: v in v.begin(), or what the pointer points into.
   const Expr *Range = rangeOf(CE->getArg(0));
-  Fact F = eval(Range);
-  Mask When = callerValuations(
-      Def, Sink->When, [](unsigned) -> const Expr * { return nullptr; },
-      F.Why ? F.Why->DeviceType : "");
-  access(HostAccess::Helper, CE, Range, restrict(F, When),
+  access(HostAccess::Helper, CE, Range,
+         guarded(eval(Range), Def, *Sink,
+                 [](unsigned) -> const Expr * { return nullptr; }),
          isa<DeclRefExpr>(FnArg) ? text(FnArg) : "the lambda", Sink->Access);
 }
 
@@ -200,12 +205,6 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
   const CallExpr *CE = H.Call;
   const FunctionDecl *Def = H.Def;
   ArgsOf ArgOf{CE, H.First};
-  // The memory reaches host code only under the helper's guards, as this
-  // call sets them.
-  auto Guarded = [&](const ParamSink &Sink, const Fact &F) {
-    return restrict(F, callerValuations(Def, Sink.When, ArgOf,
-                                        F.Why ? F.Why->DeviceType : ""));
-  };
   // A method whose object's member reaches host code: the receiver's
   // member, when the method did not already report it on its own.
   if (const VarDecl *Obj = receiverObject(CE))
@@ -213,7 +212,7 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
       for (const ParamSink &Sink : H.Sum->ParamSinks)
         if (Sink.Index == Bit && Sink.Access->UnknownOnly)
           if (const Fact *M = Cur->Members.lookup(MemberSlot(Obj, Field))) {
-            Fact F = Guarded(Sink, *M);
+            Fact F = guarded(Fact(*M), Def, Sink, ArgOf);
             if (!(F.Dev & Cur->Reach))
               continue;
             access(HostAccess::Helper, CE,
@@ -226,7 +225,7 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
     const Expr *Arg = ArgOf(Sink.Index);
     if (!Arg)
       continue;
-    Fact F = Guarded(Sink, eval(Arg));
+    Fact F = guarded(eval(Arg), Def, Sink, ArgOf);
     access(HostAccess::Helper, CE, Arg, F, calleeText(CE, Def), Sink.Access);
     if (F.Dev & Cur->Reach)
       return; // one access per call

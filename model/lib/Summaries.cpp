@@ -62,6 +62,11 @@ Mask FunctionAnalyzer::callerValuations(
     llvm::StringRef OnDeviceType) {
   if (CalleeWhen == AllValuations || !CalleeWhen)
     return CalleeWhen;
+  // A lambda's facts mix its own atoms with the enclosing function's (its
+  // captures keep their masks): they cannot be read in its atoms alone.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && MD->getParent()->isLambda())
+    return AllValuations;
   // Per callee atom, the caller's valuations under which it may be true and
   // those under which it may be false.
   const std::vector<AtomOrigin> &Origins = Model.analyze(Def).AtomOrigins;
@@ -171,15 +176,7 @@ void FunctionAnalyzer::applyParamMoves(const Expr *E) {
     const ValueDecl *K = keyOf(CE->getArg(Index + First));
     if (!K)
       continue;
-    ArgsOf ArgOf{CE, First};
-    Fact F;
-    F.Host = callerValuations(Def, Exit.Host, ArgOf);
-    F.Dev = callerValuations(Def, Exit.Dev, ArgOf);
-    F.Unknown = Exit.Unknown;
-    Mask ParamsWhen = callerValuations(Def, Exit.ParamsWhen, ArgOf);
-    for (unsigned I = 0; I + First < CE->getNumArgs() && I < 32; ++I)
-      if (Exit.Params & (1u << I))
-        F = join(F, restrict(eval(CE->getArg(I + First)), ParamsWhen));
+    Fact F = fromSummary(CE, Def, First, Exit);
     if (F.Dev)
       F.Why = makeStep(Step::MovedByCall, CE->getExprLoc(), K->getName(),
                        Def->getNameAsString(), Exit.Dev ? Exit.Why : F.Why);
@@ -232,6 +229,34 @@ const ModuleRegistrations &DeviceModel::registrations(const CXXRecordDecl *RD) {
   if (!Slot)
     Slot = std::make_unique<ModuleRegistrations>(scanRegistrations(RD, Api));
   return *Slot;
+}
+
+bool DeviceModel::isBaseClass(const CXXRecordDecl *RD) {
+  if (!BaseClasses) {
+    // Once per translation unit, declarations only (no bodies), skipping
+    // what system headers declare.
+    BaseClasses.emplace();
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::SmallVector<const DeclContext *, 16> Work{
+        Ctx.getTranslationUnitDecl()};
+    while (!Work.empty()) {
+      const DeclContext *DC = Work.pop_back_val();
+      for (const Decl *D : DC->decls()) {
+        if (SM.isInSystemHeader(D->getLocation()))
+          continue;
+        if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
+          D = CT->getTemplatedDecl();
+        if (const auto *C = dyn_cast<CXXRecordDecl>(D);
+            C && C->isThisDeclarationADefinition())
+          for (const CXXBaseSpecifier &B : C->bases())
+            if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+              BaseClasses->insert(Base->getCanonicalDecl());
+        if (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(D))
+          Work.push_back(cast<DeclContext>(D));
+      }
+    }
+  }
+  return BaseClasses->contains(RD->getCanonicalDecl());
 }
 
 std::optional<Fact> DeviceModel::memberSummary(const FieldDecl *FD) const {

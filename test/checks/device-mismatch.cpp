@@ -198,3 +198,46 @@ torch::Tensor unregistered_member_stays_behind(const torch::Tensor &x) {
   // CHECK: :[[@LINE-1]]:21: warning: 'net->scale' is on a CUDA device and 'net->offset' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
   // CHECK: :[[@LINE-5]]:8: note: 'net' is moved to 'torch::kCUDA' here
 }
+
+// A member declared in a base module and registered by the derived one
+// moves with the module: no mismatch with another parameter.
+struct BaseBlock : torch::nn::Module {
+  torch::Tensor weight;
+};
+struct DerivedBlock : BaseBlock {
+  DerivedBlock() {
+    weight = register_parameter("weight", torch::ones({2}));
+    bias = register_parameter("bias", torch::zeros({2}));
+  }
+  torch::Tensor bias;
+};
+torch::Tensor registered_in_the_derived_class() {
+  auto net = std::make_shared<DerivedBlock>();
+  net->to(torch::kCUDA);
+  return net->weight + net->bias;
+}
+
+// A constructor that hands its object to a method of its own: the members
+// it leaves are not known from the constructor alone.
+struct Placed {
+  explicit Placed(torch::Device d) { place(d); }
+  void place(torch::Device d) { value = value.to(d); }
+  torch::Tensor value = torch::zeros({2});
+};
+torch::Tensor placed_by_a_method() {
+  Placed p(torch::kCUDA);
+  return p.value + torch::ones({2}).cuda();
+}
+
+// A lambda reads a value its enclosing function chose under a flag: the
+// lambda's own conditions say nothing of that flag.
+torch::Tensor captured_under_a_flag(bool use_gpu) {
+  auto x = torch::ones({3});
+  if (use_gpu)
+    x = x.cuda();
+  auto twice = [&] { return x * 2; };
+  auto y = twice();
+  if (use_gpu)
+    return y + torch::ones({3}, torch::kCUDA);
+  return y;
+}

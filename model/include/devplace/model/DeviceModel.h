@@ -19,6 +19,7 @@
 #include "devplace/model/Types.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Allocator.h"
@@ -110,6 +111,9 @@ public:
   }
   /// How the module class \p RD registers its members (memoised).
   const ModuleRegistrations &registrations(const CXXRecordDecl *RD);
+  /// \p RD is a base of a class of this code (not of a system header):
+  /// a derived class may register its members.
+  bool isBaseClass(const CXXRecordDecl *RD);
   /// True while \p FD is being analysed (recursion is cut there).
   bool inProgress(const FunctionDecl *FD) const {
     return InProgress.lookup(FD);
@@ -126,6 +130,7 @@ private:
   llvm::DenseMap<const Type *, DeviceCarrier> Carriers;
   llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleRegistrations>>
       Registrations;
+  std::optional<llvm::DenseSet<const CXXRecordDecl *>> BaseClasses;
   /// Per member, the join of the values written to it anywhere in the TU.
   llvm::DenseMap<const FieldDecl *, Fact> FieldFacts;
   static constexpr unsigned MaxMemberRounds = 4;
