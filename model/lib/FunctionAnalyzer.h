@@ -262,6 +262,9 @@ private:
   /// the variable that holds it.
   std::string calleeText(const CallExpr *CE, const FunctionDecl *Def) const;
   void applyParamMoves(const Expr *E);
+  /// A module passed by non-const reference to code not summarised
+  /// (`torch::load(model, path)`) is of unknown device after the call.
+  void forgetModulesPassedOn(const Expr *E);
   /// \p F, passed to \p Def, where \p Sink reaches host code: only under
   /// the helper's guards, as this call sets them.
   Fact guarded(const Fact &F, const FunctionDecl *Def, const ParamSink &Sink,

@@ -184,6 +184,32 @@ void FunctionAnalyzer::applyParamMoves(const Expr *E) {
   }
 }
 
+void FunctionAnalyzer::forgetModulesPassedOn(const Expr *E) {
+  // torch::load(model, path) loads the parameters where they were saved;
+  // any code not summarised that takes a module by non-const reference may
+  // move it. (A helper of this code says what it does: applyParamMoves.)
+  const auto *CE = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+  unsigned First = 0;
+  // LibTorch's own functions count as not summarised even where its headers
+  // are not system headers (-I rather than -isystem).
+  if (!Callee ||
+      (summarisable(CE, Callee, Scope::NonSystem, First) &&
+       !Api.inNamespace(qualifiedName(Callee), ApiRole::LibraryNamespace)))
+    return;
+  First = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  ArgsOf ArgOf{CE, First};
+  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+    QualType T = Callee->getParamDecl(I)->getType();
+    const Expr *Arg = ArgOf(I);
+    if (Arg && T->isLValueReferenceType() &&
+        !T.getNonReferenceType().isConstQualified() &&
+        classifyType(T) == DeviceCarrier::Module)
+      if (const ValueDecl *K = moduleKeyOf(Arg))
+        Cur->Vals[K] = Fact::unknown();
+  }
+}
+
 std::optional<Fact> FunctionAnalyzer::memberSummary(const FieldDecl *FD) {
   std::optional<Fact> F = Model.memberSummary(FD);
   if (!F)

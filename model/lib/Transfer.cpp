@@ -321,6 +321,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   if (Arms.contains(E))
     ArmFacts[E] = Value;
   applyParamMoves(E);
+  forgetModulesPassedOn(E);
   // A method of this code tells how it changes its object; other calls
   // that may change an object leave its members unknown.
   auto Updates = memberUpdates(E);

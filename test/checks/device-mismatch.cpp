@@ -241,3 +241,24 @@ torch::Tensor captured_under_a_flag(bool use_gpu) {
     return y + torch::ones({3}, torch::kCUDA);
   return y;
 }
+
+// torch::load fills a module with the parameters as they were saved, on the
+// device they were saved from: after it, the module's device is not known.
+struct Tiny : torch::nn::Module {
+  Tiny() { fc = register_module("fc", torch::nn::Linear(3, 3)); }
+  torch::Tensor forward(const torch::Tensor &x) { return fc->forward(x); }
+  torch::nn::Linear fc{nullptr};
+};
+torch::Tensor loaded_module(bool use_gpu) {
+  torch::Device device = use_gpu ? torch::kCUDA : torch::kCPU;
+  auto x = torch::ones({2, 3}).to(device);
+  auto fresh = std::make_shared<Tiny>();
+  torch::save(fresh, "tiny.pt");
+  auto loaded = std::make_shared<Tiny>();
+  torch::load(loaded, "tiny.pt");
+  auto a = loaded->forward(x);
+  return fresh->forward(x) + a;
+  // CHECK: :[[@LINE-1]]:17: warning: input 'x' may be on a CUDA device but module 'fresh' is on the host; move the module with ->to() [devplace-device-mismatch]
+  // CHECK: :[[@LINE-9]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE-9]]:32: note: 'x' is moved to 'device' here
+}

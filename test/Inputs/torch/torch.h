@@ -402,6 +402,10 @@ at::Tensor binary_cross_entropy(const at::Tensor &input, const at::Tensor &targe
 } // namespace functional
 } // namespace nn
 
+// As in torch/serialize.h: load() fills a module (or tensor) in place.
+template <typename Value> void save(const Value &value, const std::string &path);
+template <typename Value> void load(Value &value, const std::string &path);
+
 namespace jit {
 using c10::IValue;
 struct Module {
