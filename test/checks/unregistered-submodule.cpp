@@ -76,3 +76,17 @@ struct HeadImpl : torch::nn::Module {
 // CHECK: :[[@LINE-20]]:12: note: 'norm' is given its value here
 // CHECK: :[[@LINE-8]]:42: warning: submodule 'other' of 'HeadImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved; register it with register_module [devplace-unregistered-submodule]
 // CHECK: :[[@LINE-17]]:13: note: 'other' is given its value here
+
+// A constructor defined outside its class: its initialisers count too.
+struct OutOfLineImpl : torch::nn::Module {
+  OutOfLineImpl();
+  torch::nn::Linear body;
+  torch::nn::Linear head{nullptr};
+};
+OutOfLineImpl::OutOfLineImpl() : body(torch::nn::Linear(2, 2)) {
+  // FIXES: {{^}}OutOfLineImpl::OutOfLineImpl() : body(register_module("body", torch::nn::Linear(2, 2))) {{{$}}
+  head = register_module("head", torch::nn::Linear(2, 2));
+}
+
+// CHECK: :[[@LINE-8]]:21: warning: submodule 'body' of 'OutOfLineImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved; register it with register_module [devplace-unregistered-submodule]
+// CHECK: :[[@LINE-6]]:39: note: 'body' is given its value here
