@@ -66,9 +66,9 @@ std::string deviceNoun(const Step *Why);
 
 /// The abstract device of one value.
 struct Fact {
-  Mask Host = 0;        ///< valuations under which it may be on the host
-  Mask Dev = 0;         ///< valuations under which it may be on a device
-  uint32_t Params = 0;  ///< parameters whose (unknown) device it carries
+  Mask Host = 0;       ///< valuations under which it may be on the host
+  Mask Dev = 0;        ///< valuations under which it may be on a device
+  uint32_t Params = 0; ///< parameters whose (unknown) device it carries
   /// Valuations under which it may carry them (`if (use_gpu) t = t.cpu();`
   /// leaves parameter t's device only where use_gpu is false). AllValuations
   /// when Params is empty.
