@@ -88,11 +88,12 @@ FunctionAnalyzer::constructedMembers(const CXXConstructExpr *CE) {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
   const FunctionDecl *Def = nullptr;
   if (!Ctor || !Ctor->hasBody(Def) || !Def || Def->isDependentContext() ||
-      Model.inProgress(Def) || SM.isInSystemHeader(Def->getLocation()) ||
-      !constructedClass(Def))
+      Model.inProgress(Def) || SM.isInSystemHeader(Def->getLocation()))
     return std::nullopt;
+  // The summary has members only for a constructor that keeps its object to
+  // itself (constructedClass, decided once, in its own analysis).
   const FunctionFacts &Sum = Model.analyze(Def);
-  if (Sum.Broken || !Sum.Complete)
+  if (Sum.Broken || !Sum.Complete || Sum.MemberOut.empty())
     return std::nullopt;
   ArgsOf ArgOf(CE);
   // A member the constructor leaves alone has no fact: not known.
