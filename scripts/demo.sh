@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # Quick start, part one: set everything up, then run devplace on the bundled
-# buggy training example and print what it finds.
+# buggy training example and print what it finds. Takes setup.sh's options
+# (--llvm NN, --build DIR, --libtorch debian|pip|DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+build=build
+args=("$@")
+while (($#)); do
+  [[ "$1" == "--build" ]] && build="${2:-}"
+  shift
+done
+scripts/setup.sh "${args[@]}"
+# The flags that parse the LibTorch headers the build was configured with.
+read -r -a torch_flags < "$build/libtorch.flags"
+flags=("${torch_flags[@]}" -I/usr/include/opencv4 -Iruntime/include)
 echo
 echo "== devplace on examples/celeba_smile/train_buggy.cpp =="
 status=0
-build/tool/devplace examples/celeba_smile/train_buggy.cpp -- \
-  -std=c++17 -I/usr/include/torch/csrc/api/include -I/usr/include/opencv4 \
-  -Iruntime/include || status=$?
+"$build/tool/devplace" examples/celeba_smile/train_buggy.cpp -- "${flags[@]}" || status=$?
 # Exit status 1 means devplace reported findings, as it should here.
 if [[ $status -ne 1 ]]; then
   echo "unexpected: devplace exited with status $status on the buggy example" >&2
@@ -17,6 +25,4 @@ if [[ $status -ne 1 ]]; then
 fi
 echo
 echo "The fixed version, examples/celeba_smile/train.cpp, is clean:"
-build/tool/devplace examples/celeba_smile/train.cpp -- \
-  -std=c++17 -I/usr/include/torch/csrc/api/include -I/usr/include/opencv4 \
-  -Iruntime/include
+"$build/tool/devplace" examples/celeba_smile/train.cpp -- "${flags[@]}"

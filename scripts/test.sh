@@ -4,6 +4,7 @@
 # real LibTorch headers). Exits non-zero when any test fails.
 #   scripts/test.sh                          LLVM 19, in build/
 #   scripts/test.sh --llvm 22 --build DIR    another LLVM, in its own build
+#   scripts/test.sh --libtorch pip           the real-header tests on LibTorch 2.13
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build

@@ -62,8 +62,23 @@ config.available_features.add("llvm-" + config.llvm_major)
 config.substitutions.append(("%llvm_major", config.llvm_major))
 if config.clangd:
     config.available_features.add("clangd")
+# The LibTorch whose real headers the integration tests parse (the build's,
+# DEVPLACE_LIBTORCH): `REQUIRES: libtorch`, `libtorch-2`, `libtorch-2.13`,
+# and `FileCheck -DLIBTORCH=%libtorch_version` where a line names it.
 if config.have_torch:
     config.available_features.add("libtorch")
+    if config.libtorch_version:
+        config.available_features.add("libtorch-" + config.libtorch_version.split(".")[0])
+        config.available_features.add("libtorch-" + config.libtorch_version)
+config.substitutions.append(("%libtorch_version", config.libtorch_version or "none"))
+# The version as a FileCheck prefix: LIBTORCH1_13.
+config.substitutions.append(("%libtorch_prefix", "LIBTORCH" + (config.libtorch_version or "none").replace(".", "_")))
+config.substitutions.append(("%api_resolve", config.api_resolve))
+# A CUDA build's headers (scripts/setup.sh --cuda-headers): `REQUIRES:
+# cuda-headers` and `%cuda_torch_flags`.
+if config.cuda_torch_flags:
+    config.available_features.add("cuda-headers")
+config.substitutions.append(("%cuda_torch_flags", config.cuda_torch_flags or "-DNO_CUDA_HEADERS"))
 if config.other_clang_tidy:
     config.available_features.add("other-clang-tidy")
     config.substitutions.append(("%other_clang_tidy", loading_plugin(config.other_clang_tidy)))
