@@ -28,6 +28,10 @@ if(DEVPLACE_LIBTORCH)
   endif()
   set(devplace_torch_include "${DEVPLACE_LIBTORCH}/include")
   set(devplace_torch_config "${DEVPLACE_LIBTORCH}/share/cmake/Torch")
+  # As a prefix, searched before the system's paths: TorchConfig.cmake finds
+  # Caffe2's config and the libraries with default paths first, which would
+  # mix in a system LibTorch (Debian's) with the headers of this one.
+  list(PREPEND CMAKE_PREFIX_PATH "${DEVPLACE_LIBTORCH}")
   find_package(Torch QUIET PATHS "${devplace_torch_config}" NO_DEFAULT_PATH)
 else()
   set(devplace_torch_include /usr/include)
