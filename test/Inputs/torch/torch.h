@@ -90,6 +90,7 @@ struct TensorOptions {
   /* implicit */ TensorOptions(DeviceType device_type);
   /* implicit */ TensorOptions(ScalarType dtype);
   /* implicit */ TensorOptions(Layout layout);
+  /* implicit */ TensorOptions(MemoryFormat memory_format);
   TensorOptions device(optional<Device> device) const noexcept;
   TensorOptions device_index(DeviceIndex device_index) const noexcept;
   TensorOptions dtype(optional<ScalarType> dtype) const noexcept;
@@ -97,6 +98,7 @@ struct TensorOptions {
   TensorOptions layout(optional<Layout> layout) const noexcept;
   TensorOptions requires_grad(optional<bool> requires_grad) const noexcept;
   TensorOptions pinned_memory(optional<bool> pinned_memory) const noexcept;
+  TensorOptions memory_format(optional<MemoryFormat> memory_format) const noexcept;
   Device device() const noexcept;
   bool has_device() const noexcept;
 };
