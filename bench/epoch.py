@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The epoch benchmark of the smile-classifier example: one epoch of the
-fixed C++ example against the original Python program (bench/smile_original.py,
-Debian's python3-torch) on the same generated CelebA-format data, on the CPU,
+fixed C++ example against the original Python program (bench/smile_original.py)
+on the same generated CelebA-format data, on the CPU,
 and the host-device synchronisations per epoch of each, at two training-set
 sizes (the original syncs on every batch; the fixed example a constant number
 of times per epoch).
@@ -9,11 +9,16 @@ of times per epoch).
 Each program runs two epochs; the second epoch's time is reported (the
 first includes warm-up). The C++ example uses one LibTorch intra-op thread per
 core; the Python original, run as written, keeps Debian's default of one. A
-last row runs the C++ example with --threads 1 for the like-for-like figure. Needs the example built (scripts/setup.sh) and
-/usr/bin/python3 with torch and matplotlib (apt-get install python3-torch
-python3-matplotlib python3-pil).
+last row runs the C++ example with --threads 1 for the like-for-like figure.
 
-usage: bench/epoch.py [--build build] [--device cpu] [--markdown]
+Like for like, both on one torch: the example built against PyPI's torch
+2.13 (scripts/setup.sh --libtorch pip) and the Python original run by that
+virtual environment's Python (--python, default build/libtorch-pip/bin/python),
+with matplotlib and Pillow installed into it:
+  build/libtorch-pip/bin/pip install matplotlib==3.10.9 pillow==11.3.0
+--python /usr/bin/python3 runs it on Debian's python3-torch (1.13) instead.
+
+usage: bench/epoch.py [--build build] [--python PY] [--device cpu] [--markdown]
 """
 import argparse
 import os
@@ -36,8 +41,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--device", default="cpu")
+    ap.add_argument("--python", default=os.path.join(ROOT, "build", "libtorch-pip", "bin", "python"))
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
+    probe = subprocess.run([args.python, "-c", "import torch, matplotlib, PIL; print(torch.__version__)"],
+                           capture_output=True, text=True) if os.path.exists(args.python) else None
+    if not probe or probe.returncode != 0:
+        sys.exit(f"bench: {args.python} cannot import torch, matplotlib and PIL; see bench/epoch.py's usage")
+    print(f"bench: Python original on torch {probe.stdout.strip()}", file=sys.stderr)
     examples = os.path.join(args.build, "examples")
     tmp = tempfile.mkdtemp(prefix="devplace-epoch-")
     data = os.path.join(tmp, "data")
@@ -50,7 +61,7 @@ def main():
                    "--valid-size", "240", "--batch-size", "32"])
         m = re.findall(r"\((\d+) host reads, ([0-9.]+) s\)", cxx)
         cxx_syncs, cxx_time = int(m[-1][0]), float(m[-1][1])
-        py = run(["/usr/bin/python3", os.path.join(ROOT, "bench", "smile_original.py"), data,
+        py = run([args.python, os.path.join(ROOT, "bench", "smile_original.py"), data,
                   os.path.join(tmp, "py"), "--device", args.device, "--epochs", "2",
                   "--train-size", str(train_size), "--valid-size", "240"])
         m = re.findall(r"seconds ([0-9.]+) syncs (\d+)", py)

@@ -11,8 +11,14 @@ It counts the program's own host synchronisations (Tensor.item, .cpu(),
 as the optimiser's are left out) per epoch and prints, per epoch:
   epoch N seconds S syncs K accuracy A validation accuracy V
 
+Two variants, for scripts/gpu-check.sh:
+  --as-written    hands the accuracy history to matplotlib as it is, device
+                  tensors and all: the original program's failure on a GPU
+  --host-metrics  the fix: losses and accuracies summed on the device during
+                  the epoch and made host numbers once, when recorded
+
 usage: smile_original.py DATA OUT [--epochs N] [--train-size N] [--valid-size N]
-                         [--device cpu|cuda]
+                         [--device cpu|cuda] [--as-written | --host-metrics]
 """
 import argparse
 import os
@@ -93,6 +99,9 @@ def main():
     ap.add_argument("--valid-size", type=int, default=1000)
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    variant = ap.add_mutually_exclusive_group()
+    variant.add_argument("--as-written", action="store_true")
+    variant.add_argument("--host-metrics", action="store_true")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     torch.manual_seed(1)
@@ -115,6 +124,12 @@ def main():
     loss_hist_train, accuracy_hist_train, loss_hist_valid, accuracy_hist_valid, x_arr = [], [], [], [], []
     fig = plt.figure(figsize=(12, 4))
     ax1, ax2 = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+
+    def record(metric):
+        """A metric as it goes into the history: a host number once per
+        epoch with --host-metrics, else as the original keeps it."""
+        return metric.item() if args.host_metrics else metric
+
     global SYNCS
     for epoch in range(args.epochs):
         start, SYNCS = time.perf_counter(), 0
@@ -127,11 +142,11 @@ def main():
             loss = loss_fn(pred, y_batch.float())
             loss.backward()
             optimizer.step()
-            loss_tmp += loss.item() * y_batch.size(0)
+            loss_tmp += (loss.detach() if args.host_metrics else loss.item()) * y_batch.size(0)
             is_correct = ((pred >= 0.5).float() == y_batch).float()
             accuracy_tmp += is_correct.sum()
-        loss_hist_train.append(loss_tmp / len(train_dl.dataset))
-        accuracy_hist_train.append(accuracy_tmp / len(train_dl.dataset))
+        loss_hist_train.append(record(loss_tmp / len(train_dl.dataset)))
+        accuracy_hist_train.append(record(accuracy_tmp / len(train_dl.dataset)))
 
         model.eval()
         with torch.no_grad():
@@ -140,15 +155,19 @@ def main():
                 x_batch, y_batch = x_batch.to(device), y_batch.to(device)
                 pred = model(x_batch)[:, 0]
                 loss = loss_fn(pred, y_batch.float())
-                loss_tmp += loss.item() * y_batch.size(0)
+                loss_tmp += (loss if args.host_metrics else loss.item()) * y_batch.size(0)
                 is_correct = ((pred >= 0.5).float() == y_batch).float()
                 accuracy_tmp += is_correct.sum()
-        loss_hist_valid.append(loss_tmp / len(valid_dl.dataset))
-        accuracy_hist_valid.append(accuracy_tmp / len(valid_dl.dataset))
+        loss_hist_valid.append(record(loss_tmp / len(valid_dl.dataset)))
+        accuracy_hist_valid.append(record(accuracy_tmp / len(valid_dl.dataset)))
 
-        # As fixed in the original story: host values for the plot.
-        acc_train = [a.cpu().item() for a in accuracy_hist_train]
-        acc_valid = [a.cpu().item() for a in accuracy_hist_valid]
+        if args.as_written:  # the history as recorded, device tensors and all
+            acc_train, acc_valid = accuracy_hist_train, accuracy_hist_valid
+        elif args.host_metrics:  # already host numbers
+            acc_train, acc_valid = accuracy_hist_train, accuracy_hist_valid
+        else:  # as fixed in the original story: host values for the plot
+            acc_train = [a.cpu().item() for a in accuracy_hist_train]
+            acc_valid = [a.cpu().item() for a in accuracy_hist_valid]
         ax1.clear()
         ax2.clear()
         x_arr.append(epoch)
@@ -160,7 +179,7 @@ def main():
         ax2.legend()
         fig.savefig(os.path.join(args.out, "curves.png"))
         print(f"epoch {epoch + 1} seconds {time.perf_counter() - start:.3f} syncs {SYNCS} "
-              f"accuracy {acc_train[-1]:.4f} validation accuracy {acc_valid[-1]:.4f}", flush=True)
+              f"accuracy {float(acc_train[-1]):.4f} validation accuracy {float(acc_valid[-1]):.4f}", flush=True)
 
 
 if __name__ == "__main__":

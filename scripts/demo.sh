@@ -13,7 +13,7 @@ done
 scripts/setup.sh "${args[@]}"
 # The flags that parse the LibTorch headers the build was configured with.
 read -r -a torch_flags < "$build/libtorch.flags"
-flags=("${torch_flags[@]}" -I/usr/include/opencv4 -Iruntime/include)
+flags=("${torch_flags[@]}" -Iruntime/include)
 echo
 echo "== devplace on examples/celeba_smile/train_buggy.cpp =="
 status=0

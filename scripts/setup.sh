@@ -57,7 +57,7 @@ esac
 # clangd's libraries (in libclang-NN-dev) need gRPC, protobuf and abseil to
 # link devplace-clangd.
 packages=(cmake ninja-build python3 "clang-$llvm" "clang-tidy-$llvm" "llvm-$llvm-dev"
-          "libclang-$llvm-dev" "llvm-$llvm-tools" libopencv-dev
+          "libclang-$llvm-dev" "llvm-$llvm-tools"
           libgrpc++-dev libprotobuf-dev libabsl-dev)
 [[ "$libtorch" == debian ]] && packages+=(libtorch-dev)
 # The wheel is for CPython 3.11, Debian 12's Python (python3-venv makes the
@@ -70,7 +70,8 @@ if ((tests)); then
   # it, clang's sanitizer runtimes, git, pre-commit and Neovim for the
   # recipes, and Node.js for the SARIF validator and the Language Server
   # Protocol test.
-  packages+=(libgtest-dev clang-format-19 clang-tidy-14 gnuplot-nox "libclang-rt-$llvm-dev" git pre-commit neovim)
+  # OpenCV's headers for the integration test of a cv::Mat over tensor memory.
+  packages+=(libopencv-dev libgtest-dev clang-format-19 clang-tidy-14 gnuplot-nox "libclang-rt-$llvm-dev" git pre-commit neovim)
   command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 

@@ -5,9 +5,7 @@
 
 #include <torch/torch.h>
 
-#include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
+#include "image.h"
 
 #include <cstdio>
 #include <devplace/host.h>
@@ -171,29 +169,29 @@ public:
       : index_(std::move(index)), train_(train), rng_(seed) {}
 
   torch::data::Example<> get(size_t i) override {
-    cv::Mat bgr = cv::imread(index_.files[i], cv::IMREAD_COLOR);
-    if (bgr.empty())
-      throw std::runtime_error("cannot read image " + index_.files[i]);
-    if (bgr.cols < 178 || bgr.rows < 178)
+    Image img = readImage(index_.files[i]);
+    if (img.width < 178 || img.height < 178)
       throw std::runtime_error(index_.files[i] + ": smaller than 178x178");
-    int x = (bgr.cols - 178) / 2, y = (bgr.rows - 178) / 2;
+    int x = (img.width - 178) / 2, y = (img.height - 178) / 2;
     bool flip = false;
     if (train_) {
-      x = std::uniform_int_distribution<int>(0, bgr.cols - 178)(rng_);
-      y = std::uniform_int_distribution<int>(0, bgr.rows - 178)(rng_);
+      x = std::uniform_int_distribution<int>(0, img.width - 178)(rng_);
+      y = std::uniform_int_distribution<int>(0, img.height - 178)(rng_);
       flip = std::bernoulli_distribution(0.5)(rng_);
     }
-    cv::Mat crop = bgr(cv::Rect(x, y, 178, 178)), small, rgb;
+    // from_blob views the decoded buffer; the crop, resize and division
+    // below make a tensor of their own before the buffer goes away.
+    torch::Tensor crop = torch::from_blob(img.rgb.data(), {img.height, img.width, 3}, torch::kUInt8)
+                             .slice(0, y, y + 178)
+                             .slice(1, x, x + 178);
     if (flip)
-      cv::flip(crop, crop, 1);
-    cv::resize(crop, small, cv::Size(64, 64), 0, 0, cv::INTER_LINEAR);
-    cv::cvtColor(small, rgb, cv::COLOR_BGR2RGB);
-    // from_blob views OpenCV's buffer; clone() before the Mat goes away.
-    torch::Tensor image = torch::from_blob(rgb.data, {64, 64, 3}, torch::kUInt8)
-                              .permute({2, 0, 1})
-                              .to(torch::kFloat)
-                              .div(255.0)
-                              .clone();
+      crop = crop.flip({1});
+    namespace F = torch::nn::functional;
+    torch::Tensor image =
+        F::interpolate(crop.permute({2, 0, 1}).to(torch::kFloat).unsqueeze(0),
+                       F::InterpolateFuncOptions().size(std::vector<int64_t>{64, 64}).mode(torch::kBilinear).align_corners(false))
+            .squeeze(0)
+            .div(255.0);
     return {image, torch::tensor(index_.smiling[i], torch::kLong)};
   }
 
