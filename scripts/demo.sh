@@ -4,13 +4,8 @@
 # (--llvm NN, --build DIR, --libtorch debian|pip|DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=build
-args=("$@")
-while (($#)); do
-  [[ "$1" == "--build" ]] && build="${2:-}"
-  shift
-done
-scripts/setup.sh "${args[@]}"
+source scripts/build-dir.sh "$@"
+scripts/setup.sh "$@"
 # The flags that parse the LibTorch headers the build was configured with.
 read -r -a torch_flags < "$build/libtorch.flags"
 flags=("${torch_flags[@]}" -Iruntime/include)

@@ -7,11 +7,6 @@
 #   scripts/test.sh --libtorch pip           the real-header tests on LibTorch 2.13
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=build
-args=("$@")
-while (($#)); do
-  [[ "$1" == "--build" ]] && build="${2:-}"
-  shift
-done
-scripts/setup.sh --tests "${args[@]}"
+source scripts/build-dir.sh "$@"
+scripts/setup.sh --tests "$@"
 cmake --build "$build" --target check
