@@ -44,7 +44,7 @@ say() { echo "$*" | tee -a "$report"; }
 fail() { say "gpu-check: $*"; exit 1; }
 
 if ((dry)); then
-  device=cpu images=600 train=480 valid=60 epochs=2 threshold=0.6
+  device=cpu images=600 train=480 valid=60 epochs=2 threshold=0  # mechanics only: too few images to learn
 else
   device=cuda images=6000 train=4800 valid=600 epochs=5 threshold=0.75
 fi
@@ -60,8 +60,11 @@ prefix="$("$py" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')" 
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 start=$SECONDS
+# The torch folder itself is a prefix too: TorchConfig.cmake finds its
+# libraries with the system's paths first, and a system LibTorch there
+# (Debian's) would be linked with this one's headers.
 cmake -S examples -B "$work/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$prefix" > "$work.cmake.log" 2>&1 &&
+      -DCMAKE_PREFIX_PATH="$prefix/../..;$prefix" > "$work.cmake.log" 2>&1 &&
   cmake --build "$work/build" -j "$(nproc)" >> "$work.cmake.log" 2>&1 ||
   { tail -30 "$work.cmake.log" >> "$report"; fail "the example does not build (see $work.cmake.log)"; }
 say "built the example against $prefix in $((SECONDS - start)) s"
