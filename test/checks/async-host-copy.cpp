@@ -3,6 +3,8 @@
 // RUN: %tidy_load --checks='-*,devplace-async-host-copy' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 // RUN: not %devplace --checks='-*,devplace-async-host-copy' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <iostream>
 
 void consume(const torch::Tensor &t);
@@ -94,4 +96,25 @@ void passed_on(torch::Tensor x) {
 float to_the_device(torch::Tensor x) {
   auto d = x.to(torch::kCUDA, /*non_blocking=*/true);
   return d.sum().item<float>();
+}
+
+// LibTorch 2.x's device and stream guards choose where work runs; they wait
+// for nothing.
+float guarded_copy(torch::Tensor x) {
+  c10::cuda::CUDAGuard device_guard(x.device());
+  c10::cuda::CUDAStreamGuard stream_guard(c10::cuda::getStreamFromPool());
+  auto h = x.cuda().to(torch::kCPU, /*non_blocking=*/true);
+  // CHECK: :[[@LINE-1]]:21: warning: 'x.cuda()' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-2]]:14: note: 'x' is moved to a CUDA device here
+  return h.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
+}
+
+// The twin: the current stream (the guard's) waited for.
+float guarded_copy_stream_synchronised(torch::Tensor x) {
+  c10::cuda::CUDAGuard device_guard(x.device());
+  c10::cuda::CUDAStreamGuard stream_guard(c10::cuda::getStreamFromPool());
+  auto h = x.cuda().to(torch::kCPU, /*non_blocking=*/true);
+  at::cuda::getCurrentCUDAStream().synchronize();
+  return h.data_ptr<float>()[0];
 }
