@@ -45,8 +45,8 @@ struct Declared {
   llvm::StringSet<> Classes;       ///< classes, class templates, enums
   llvm::StringSet<> ModuleClasses; ///< torch::nn classes, "Impl" dropped
   llvm::StringSet<> Namespaces;
-  llvm::StringSet<> Enumerators;   ///< of c10::DeviceType
-  llvm::StringSet<> Parameters;    ///< of LibTorch functions
+  llvm::StringSet<> Enumerators;        ///< of c10::DeviceType
+  llvm::StringSet<> Parameters;         ///< of LibTorch functions
   llvm::StringMap<std::string> Aliases; ///< typedef or using name -> its type
 };
 
@@ -206,8 +206,8 @@ int main(int argc, char **argv) {
                  << "'\nusage: devplace-api-resolve FILE [--cuda] -- FLAGS\n";
     return 2;
   }
-  std::unique_ptr<ASTUnit> Unit = tooling::buildASTFromCodeWithArgs(
-      (*Code)->getBuffer(), Flags, File);
+  std::unique_ptr<ASTUnit> Unit =
+      tooling::buildASTFromCodeWithArgs((*Code)->getBuffer(), Flags, File);
   if (!Unit || Unit->getDiagnostics().hasErrorOccurred()) {
     llvm::errs() << "devplace-api-resolve: " << File
                  << " does not compile with these flags\n";

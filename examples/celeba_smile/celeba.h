@@ -181,15 +181,20 @@ public:
     }
     // from_blob views the decoded buffer; the crop, resize and division
     // below make a tensor of their own before the buffer goes away.
-    torch::Tensor crop = torch::from_blob(img.rgb.data(), {img.height, img.width, 3}, torch::kUInt8)
-                             .slice(0, y, y + 178)
-                             .slice(1, x, x + 178);
+    torch::Tensor crop =
+        torch::from_blob(img.rgb.data(), {img.height, img.width, 3},
+                         torch::kUInt8)
+            .slice(0, y, y + 178)
+            .slice(1, x, x + 178);
     if (flip)
       crop = crop.flip({1});
     namespace F = torch::nn::functional;
     torch::Tensor image =
         F::interpolate(crop.permute({2, 0, 1}).to(torch::kFloat).unsqueeze(0),
-                       F::InterpolateFuncOptions().size(std::vector<int64_t>{64, 64}).mode(torch::kBilinear).align_corners(false))
+                       F::InterpolateFuncOptions()
+                           .size(std::vector<int64_t>{64, 64})
+                           .mode(torch::kBilinear)
+                           .align_corners(false))
             .squeeze(0)
             .div(255.0);
     return {image, torch::tensor(index_.smiling[i], torch::kLong)};

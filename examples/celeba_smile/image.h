@@ -31,7 +31,8 @@ struct Image {
   std::vector<uint8_t> rgb;
 
   Image() = default;
-  Image(int w, int h, uint8_t r, uint8_t g, uint8_t b) : width(w), height(h), rgb(size_t(w) * h * 3) {
+  Image(int w, int h, uint8_t r, uint8_t g, uint8_t b)
+      : width(w), height(h), rgb(size_t(w) * h * 3) {
     for (size_t i = 0; i < rgb.size(); i += 3) {
       rgb[i] = r;
       rgb[i + 1] = g;
@@ -46,7 +47,8 @@ inline Image readImage(const std::string &path) {
   int w = 0, h = 0, channels = 0;
   unsigned char *data = stbi_load(path.c_str(), &w, &h, &channels, 3);
   if (!data)
-    throw std::runtime_error("cannot read image " + path + ": " + stbi_failure_reason());
+    throw std::runtime_error("cannot read image " + path + ": " +
+                             stbi_failure_reason());
   Image img;
   img.width = w;
   img.height = h;
@@ -56,8 +58,10 @@ inline Image readImage(const std::string &path) {
 }
 
 /// Writes \p img to \p path as a JPEG of quality \p quality; throws on failure.
-inline void writeJpeg(const std::string &path, const Image &img, int quality = 95) {
-  if (!stbi_write_jpg(path.c_str(), img.width, img.height, 3, img.rgb.data(), quality))
+inline void writeJpeg(const std::string &path, const Image &img,
+                      int quality = 95) {
+  if (!stbi_write_jpg(path.c_str(), img.width, img.height, 3, img.rgb.data(),
+                      quality))
     throw std::runtime_error("cannot write image " + path);
 }
 

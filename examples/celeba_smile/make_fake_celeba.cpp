@@ -34,11 +34,14 @@ struct Colour {
 
 /// Fills the part of the ellipse centred at (cx, cy) with half-axes (ax, ay)
 /// that \p half selects: 0 all of it, 1 below the centre, -1 above it.
-void fillEllipse(celeba::Image &img, int cx, int cy, int ax, int ay, int half, Colour c) {
-  for (int y = std::max(0, cy - ay); y <= std::min(img.height - 1, cy + ay); ++y) {
+void fillEllipse(celeba::Image &img, int cx, int cy, int ax, int ay, int half,
+                 Colour c) {
+  for (int y = std::max(0, cy - ay); y <= std::min(img.height - 1, cy + ay);
+       ++y) {
     if ((half > 0 && y < cy) || (half < 0 && y > cy))
       continue;
-    for (int x = std::max(0, cx - ax); x <= std::min(img.width - 1, cx + ax); ++x) {
+    for (int x = std::max(0, cx - ax); x <= std::min(img.width - 1, cx + ax);
+         ++x) {
       double dx = double(x - cx) / ax, dy = double(y - cy) / ay;
       if (dx * dx + dy * dy <= 1.0) {
         uint8_t *p = img.at(x, y);
@@ -93,7 +96,8 @@ int main(int argc, char **argv) {
     // Gaussian pixel noise, drawn from a table: a draw per value from
     // std::normal_distribution cost most of the generator's time.
     for (uint8_t &v : img.rgb)
-      v = static_cast<uint8_t>(std::clamp(v + noiseTable[rng() & 0xffff], 0, 255));
+      v = static_cast<uint8_t>(
+          std::clamp(v + noiseTable[rng() & 0xffff], 0, 255));
     try {
       celeba::writeJpeg(root + "/img_align_celeba/" + name, img);
     } catch (const std::exception &e) {
