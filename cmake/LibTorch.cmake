@@ -27,16 +27,14 @@ if(DEVPLACE_LIBTORCH)
                         "directory (no share/cmake/Torch/TorchConfig.cmake)")
   endif()
   set(devplace_torch_include "${DEVPLACE_LIBTORCH}/include")
-  set(devplace_torch_config "${DEVPLACE_LIBTORCH}/share/cmake/Torch")
   # As a prefix, searched before the system's paths: TorchConfig.cmake finds
   # Caffe2's config and the libraries with default paths first, which would
   # mix in a system LibTorch (Debian's) with the headers of this one.
   list(PREPEND CMAKE_PREFIX_PATH "${DEVPLACE_LIBTORCH}")
-  find_package(Torch QUIET PATHS "${devplace_torch_config}" NO_DEFAULT_PATH)
+  find_package(Torch QUIET PATHS "${DEVPLACE_LIBTORCH}/share/cmake/Torch" NO_DEFAULT_PATH)
 else()
   set(devplace_torch_include /usr/include)
   find_package(Torch QUIET)
-  set(devplace_torch_config "${Torch_DIR}")
 endif()
 
 set(DEVPLACE_HAVE_TORCH OFF)
@@ -59,12 +57,12 @@ if(EXISTS "${devplace_torch_include}/torch/csrc/api/include/torch/torch.h")
     endif()
   endforeach()
   # LibTorch says on its own target the least standard its headers need
-  # (14 in 1.13, 20 in later 2.x releases); devplace's code needs 17.
-  if(EXISTS "${devplace_torch_config}/TorchConfig.cmake")
-    file(STRINGS "${devplace_torch_config}/TorchConfig.cmake" devplace_standard
-         REGEX "CXX_STANDARD [0-9]+")
-    if(devplace_standard MATCHES "CXX_STANDARD ([0-9]+)" AND CMAKE_MATCH_1 GREATER 17)
-      set(DEVPLACE_TORCH_CXX_STANDARD ${CMAKE_MATCH_1})
+  # (14 in 1.13, 20 in later 2.x releases); devplace's code needs 17. The
+  # example, built on its own, reads the same property.
+  if(TARGET torch)
+    get_target_property(devplace_standard torch CXX_STANDARD)
+    if(devplace_standard AND devplace_standard GREATER 17)
+      set(DEVPLACE_TORCH_CXX_STANDARD ${devplace_standard})
     endif()
   endif()
 endif()
