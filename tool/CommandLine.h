@@ -8,6 +8,7 @@
 #ifndef DEVPLACE_TOOL_COMMANDLINE_H
 #define DEVPLACE_TOOL_COMMANDLINE_H
 
+#include "ProjectRun.h"
 #include "Reports.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/CommandLine.h"
@@ -45,6 +46,8 @@ extern llvm::cl::opt<std::string> DocUrl;
 extern llvm::cl::opt<std::string> CacheDir;
 extern llvm::cl::opt<std::string> CacheMaxSize;
 extern llvm::cl::opt<std::string> Shard;
+extern llvm::cl::opt<PreambleUse> Preamble;
+extern llvm::cl::opt<bool> TraverseHeaders;
 
 /// The options provider the command line selects: --config, --config-file,
 /// or the .clang-tidy files next to each source (clang-tidy's own

@@ -311,14 +311,20 @@ int main(int argc, const char **argv) {
       handleErrors(Shown, PrintContext, FB_NoFix, WErrors, BaseFS);
     }
   };
-  unsigned Threads = Jobs ? Jobs : hardware_concurrency().compute_thread_count();
+  RunSettings Settings;
+  Settings.ApplyAnyFix = Fix || !ExportFixes.empty();
+  Settings.Jobs = Jobs ? Jobs : hardware_concurrency().compute_thread_count();
+  Settings.Cache = Cache.get();
+  Settings.MainFileTraversal = !TraverseHeaders;
+  Settings.Preamble = Preamble;
+  Settings.ToolIdentity = toolIdentity(argv[0]);
   analyseFiles(
       *Files, *Compilations,
       [] {
         std::string Ignored; // the configuration was read once above
         return makeOptionsProvider(Ignored);
       },
-      Fix || !ExportFixes.empty(), Threads, Cache.get(), OnFileDone);
+      Settings, OnFileDone);
   if (Cache)
     Cache->evict();
   Bar.clear();

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProjectRun.h"
+#include "Preamble.h"
 #include "ResultCache.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -83,13 +84,44 @@ private:
   FunctionIndex &Out;
 };
 
+/// Limits every later consumer's traversal to the top-level declarations
+/// written in the main file, as clangd does (ParsedAST::build): the
+/// matchers then never walk LibTorch's headers, which over a precompiled
+/// preamble would deserialise most of it. The TU declaration itself is
+/// still visited (RecursiveASTVisitor's TraverseTranslationUnitDecl honours
+/// the scope), so the checks' translation-unit matcher still fires; the
+/// model reaches header functions' bodies on demand, through their
+/// declarations.
+class MainFileScope : public ASTConsumer {
+public:
+  explicit MainFileScope(const SourceManager &SM) : SM(SM) {}
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      if (D->getLocation().isValid() &&
+          SM.isWrittenInMainFile(SM.getExpansionLoc(D->getLocation())))
+        Decls.push_back(D);
+    return true;
+  }
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    Ctx.setTraversalScope(Decls);
+  }
+
+private:
+  const SourceManager &SM;
+  std::vector<Decl *> Decls;
+};
+
 class Action : public ASTFrontendAction {
 public:
-  Action(ClangTidyASTConsumerFactory &Tidy, FunctionIndex &Functions)
-      : Tidy(Tidy), Functions(Functions) {}
+  Action(ClangTidyASTConsumerFactory &Tidy, FunctionIndex &Functions,
+         bool MainFileOnly)
+      : Tidy(Tidy), Functions(Functions), MainFileOnly(MainFileOnly) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef File) override {
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+    // First, so that its scope is set before the others run.
+    if (MainFileOnly)
+      Consumers.push_back(std::make_unique<MainFileScope>(CI.getSourceManager()));
     Consumers.push_back(Tidy.createASTConsumer(CI, File));
     Consumers.push_back(std::make_unique<FunctionIndexer>(Functions));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
@@ -98,15 +130,17 @@ public:
 private:
   ClangTidyASTConsumerFactory &Tidy;
   FunctionIndex &Functions;
+  bool MainFileOnly;
 };
 
 class ActionFactory : public FrontendActionFactory {
 public:
   ActionFactory(ClangTidyContext &Context, FunctionIndex &Functions,
-                IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS)
-      : Tidy(Context, std::move(FS)), Functions(Functions) {}
+                IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS, bool MainFileOnly)
+      : Tidy(Context, std::move(FS)), Functions(Functions),
+        MainFileOnly(MainFileOnly) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(Tidy, Functions);
+    return std::make_unique<Action>(Tidy, Functions, MainFileOnly);
   }
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
                      FileManager *Files,
@@ -124,6 +158,7 @@ public:
 private:
   ClangTidyASTConsumerFactory Tidy;
   FunctionIndex &Functions;
+  bool MainFileOnly;
 };
 
 } // namespace
@@ -146,33 +181,10 @@ static std::string cacheKey(ResultCache &Cache, const std::string &File,
   return Cache.key(Abs, configurationAsText(Options), Commands, ApplyAnyFix);
 }
 
-static FileResult analyseFile(const std::string &File,
-                              const CompilationDatabase &Compilations,
-                              const OptionsProviderFactory &MakeOptions,
-                              bool ApplyAnyFix, ResultCache *Cache) {
-  FileResult Result;
-  Result.File = File;
-  ClangTidyContext Context(MakeOptions());
-  std::string Key;
-  if (Cache) {
-    Key = cacheKey(*Cache, File, Compilations, Context, ApplyAnyFix);
-    if (std::optional<FileResult> Hit = Cache->lookup(Key)) {
-      Hit->File = File;
-      Hit->FromCache = true;
-      return std::move(*Hit);
-    }
-  }
-  // A file system with its own working directory: the real one would make
-  // ClangTool chdir the whole process, under the other threads. With a
-  // cache, it also records every file the compiler looks at.
-  IntrusiveRefCntPtr<DependencyRecorder> Recorder;
-  IntrusiveRefCntPtr<vfs::FileSystem> Base = vfs::createPhysicalFileSystem();
-  if (Cache)
-    Base = Recorder = makeIntrusiveRefCnt<DependencyRecorder>(Base);
-  auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Base);
-  ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(), FS);
-  Tool.setPrintErrorMessage(false);
-  Tool.appendArgumentsAdjuster(
+/// clang-tidy's own adjustments of a file's arguments: the configuration's
+/// ExtraArgsBefore and ExtraArgs, plugins stripped.
+static ArgumentsAdjuster tidyAdjuster(ClangTidyContext &Context) {
+  return combineAdjusters(
       [&Context](const CommandLineArguments &Args, StringRef Filename) {
         ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
         CommandLineArguments Adjusted = Args;
@@ -184,42 +196,159 @@ static FileResult analyseFile(const std::string &File,
         }
         if (Opts.ExtraArgs)
           Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
+        // A PCH records content hashes, and is checked by them where a
+        // checkout changed only the times of its headers.
+        Adjusted.push_back("-fpch-validate-input-files-content");
         return Adjusted;
-      });
-  Tool.appendArgumentsAdjuster(getStripPluginsAdjuster());
+      },
+      getStripPluginsAdjuster());
+}
 
-  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, ApplyAnyFix);
+static bool hasCompilerError(const FileResult &R) {
+  for (const ClangTidyError &E : R.Errors)
+    if (E.DiagLevel == ClangTidyError::Error &&
+        StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"))
+      return true;
+  return false;
+}
+
+/// Parses and analyses \p File, over \p Preamble when there is one.
+static FileResult analyseFile(const std::string &File,
+                              const CompilationDatabase &Compilations,
+                              const OptionsProviderFactory &MakeOptions,
+                              const RunSettings &Settings,
+                              const PreambleFile *Preamble) {
+  FileResult Result;
+  Result.File = File;
+  ClangTidyContext Context(MakeOptions());
+  ResultCache *Cache = Settings.Cache;
+  // A file system with its own working directory: the real one would make
+  // ClangTool chdir the whole process, under the other threads. With a
+  // cache, it also records every file the compiler looks at.
+  IntrusiveRefCntPtr<DependencyRecorder> Recorder;
+  IntrusiveRefCntPtr<vfs::FileSystem> Base = vfs::createPhysicalFileSystem();
+  if (Cache)
+    Base = Recorder = makeIntrusiveRefCnt<DependencyRecorder>(Base);
+  auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Base);
+  ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(), FS);
+  Tool.setPrintErrorMessage(false);
+  Tool.appendArgumentsAdjuster(tidyAdjuster(Context));
+  if (Preamble)
+    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+        PreambleStore::useArguments(*Preamble), ArgumentInsertPosition::END));
+
+  ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true,
+                                           Settings.ApplyAnyFix);
   clang::devplace::compat::TidyDiagnosticsEngine DE(Context, DiagConsumer);
   Tool.setDiagnosticConsumer(&DiagConsumer);
 
-  ActionFactory Factory(Context, Result.Functions, FS);
-  Tool.run(&Factory);
+  // Headers are traversed only where something may be reported in them.
+  ClangTidyOptions Effective = Context.getOptionsForFile(File);
+  bool MainFileOnly = Settings.MainFileTraversal &&
+                      Effective.HeaderFilterRegex.value_or("").empty() &&
+                      !Effective.SystemHeaders.value_or(false);
+  ActionFactory Factory(Context, Result.Functions, FS, MainFileOnly);
+  bool Failed = Tool.run(&Factory) != 0;
   Result.Errors = DiagConsumer.take();
-  if (Cache)
-    Cache->store(Key, Result, Recorder->take());
+  // Over a preamble, a compiler error may be the preamble's (a header
+  // without include guards read twice): the file is parsed again alone.
+  if (Preamble && (Failed || hasCompilerError(Result)))
+    return analyseFile(File, Compilations, MakeOptions, Settings, nullptr);
+  if (Recorder) {
+    std::map<std::string, std::string> Dependencies = Recorder->take();
+    if (Preamble) {
+      // What the preamble read stands for what the parse skipped; the
+      // precompiled file itself is named by the key, not a dependency.
+      Dependencies.erase(Preamble->Pch);
+      for (const auto &[Path, What] : Preamble->Dependencies) {
+        std::string &Slot = Dependencies[Path];
+        if (Slot.empty() || StringRef(What).starts_with("r:"))
+          Slot = What;
+      }
+    }
+    Result.Dependencies = std::move(Dependencies);
+  }
   return Result;
+}
+
+/// The single compile command of \p File, or none when it has several.
+static std::optional<CompileCommand>
+singleCommand(const std::string &File, const CompilationDatabase &Compilations) {
+  std::vector<CompileCommand> Commands = Compilations.getCompileCommands(File);
+  if (Commands.size() != 1)
+    return std::nullopt;
+  return Commands.front();
 }
 
 void analyseFiles(const std::vector<std::string> &Files,
                   const CompilationDatabase &Compilations,
-                  const OptionsProviderFactory &MakeOptions, bool ApplyAnyFix,
-                  unsigned Jobs, ResultCache *Cache,
+                  const OptionsProviderFactory &MakeOptions,
+                  const RunSettings &Settings,
                   const std::function<void(FileResult &)> &Done) {
   std::mutex DoneLock;
-  auto RunOne = [&](const std::string &File) {
-    FileResult R =
-        analyseFile(File, Compilations, MakeOptions, ApplyAnyFix, Cache);
+  auto Report = [&](FileResult &R) {
     std::lock_guard<std::mutex> Guard(DoneLock);
     Done(R);
   };
-  if (Jobs <= 1 || Files.size() <= 1) {
-    for (const std::string &F : Files)
-      RunOne(F);
+  // Answered from the cache first: what is left decides the preambles.
+  struct Pending {
+    std::string File;
+    std::string Key; // the cache's
+    std::optional<PreamblePlan> Plan;
+  };
+  std::vector<Pending> Work;
+  for (const std::string &File : Files) {
+    Pending P{File, {}, std::nullopt};
+    if (Settings.Cache) {
+      ClangTidyContext Context(MakeOptions());
+      P.Key = cacheKey(*Settings.Cache, File, Compilations, Context,
+                       Settings.ApplyAnyFix);
+      if (std::optional<FileResult> Hit = Settings.Cache->lookup(P.Key)) {
+        Hit->File = File;
+        Hit->FromCache = true;
+        Report(*Hit);
+        continue;
+      }
+    }
+    Work.push_back(std::move(P));
+  }
+
+  std::unique_ptr<PreambleStore> Preambles;
+  std::map<std::string, unsigned> PerPreamble;
+  if (Settings.Preamble != PreambleUse::Never && !Work.empty()) {
+    std::string Error; // without a folder for them, files parse alone
+    Preambles = PreambleStore::open(
+        Settings.Cache ? Settings.Cache->directory() : "", Settings.ToolIdentity, Error);
+  }
+  if (Preambles) {
+    ClangTidyContext Context(MakeOptions());
+    ArgumentsAdjuster Adjust = tidyAdjuster(Context);
+    for (Pending &P : Work)
+      if (std::optional<CompileCommand> C = singleCommand(P.File, Compilations))
+        if ((P.Plan = Preambles->plan(P.File, *C, Adjust)))
+          ++PerPreamble[P.Plan->Key];
+  }
+
+  auto RunOne = [&](const Pending &P) {
+    const PreambleFile *Preamble = nullptr;
+    if (P.Plan && (Settings.Preamble == PreambleUse::Always ||
+                   PerPreamble[P.Plan->Key] > 1 || Preambles->kept(P.Plan->Key))) {
+      ClangTidyContext Context(MakeOptions());
+      Preamble = Preambles->get(*P.Plan, tidyAdjuster(Context));
+    }
+    FileResult R = analyseFile(P.File, Compilations, MakeOptions, Settings, Preamble);
+    if (Settings.Cache)
+      Settings.Cache->store(P.Key, R, R.Dependencies);
+    Report(R);
+  };
+  if (Settings.Jobs <= 1 || Work.size() <= 1) {
+    for (const Pending &P : Work)
+      RunOne(P);
     return;
   }
-  clang::devplace::compat::ThreadPool Pool(hardware_concurrency(Jobs));
-  for (const std::string &F : Files)
-    Pool.async([&RunOne, &F] { RunOne(F); });
+  clang::devplace::compat::ThreadPool Pool(hardware_concurrency(Settings.Jobs));
+  for (const Pending &P : Work)
+    Pool.async([&RunOne, &P] { RunOne(P); });
   Pool.wait();
 }
 

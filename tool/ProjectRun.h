@@ -14,6 +14,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include <functional>
+#include <map>
 
 namespace devplace_tool {
 
@@ -24,19 +25,40 @@ struct FileResult {
   bool FromCache = false;
   std::vector<clang::tidy::ClangTidyError> Errors; // NOLINT already applied
   FunctionIndex Functions;
+  /// What the parse read (DependencyRecorder's), with a cache.
+  std::map<std::string, std::string> Dependencies;
 };
 
 using OptionsProviderFactory =
     std::function<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>()>;
 
-/// Analyses `Files` on `Jobs` threads; `Done` is called once per file, on the
-/// worker's thread but never concurrently with itself. With a `Cache`, a
-/// file whose inputs are unchanged is replayed from it instead, and each
-/// file analysed is stored in it.
+/// When files are parsed over a shared precompiled preamble (Preamble.h).
+enum class PreambleUse {
+  Auto,   ///< for groups of two or more files to analyse, or one kept
+  Always, ///< for every file whose leading includes can be shared
+  Never
+};
+
+struct RunSettings {
+  bool ApplyAnyFix = false;
+  unsigned Jobs = 1;
+  /// With a cache, a file whose inputs are unchanged is replayed from it
+  /// instead, and each file analysed is stored in it; preambles are kept
+  /// in it across runs.
+  ResultCache *Cache = nullptr;
+  /// Traverse only the main file's top-level declarations (clangd's
+  /// traversal scope) unless diagnostics in headers are asked for.
+  bool MainFileTraversal = true;
+  PreambleUse Preamble = PreambleUse::Auto;
+  std::string ToolIdentity; ///< names this build in preamble keys
+};
+
+/// Analyses `Files` on `Settings.Jobs` threads; `Done` is called once per
+/// file, on the worker's thread but never concurrently with itself.
 void analyseFiles(const std::vector<std::string> &Files,
                   const clang::tooling::CompilationDatabase &Compilations,
-                  const OptionsProviderFactory &MakeOptions, bool ApplyAnyFix,
-                  unsigned Jobs, ResultCache *Cache,
+                  const OptionsProviderFactory &MakeOptions,
+                  const RunSettings &Settings,
                   const std::function<void(FileResult &)> &Done);
 
 } // namespace devplace_tool

@@ -298,6 +298,20 @@ std::string ResultCache::entryPath(StringRef Key) const {
   return std::string(P);
 }
 
+std::string observePath(StringRef Path, bool Contents) {
+  sys::fs::file_status S;
+  if (sys::fs::status(Path, S) || !sys::fs::exists(S))
+    return "a";
+  if (sys::fs::is_directory(S))
+    return "d";
+  if (!Contents)
+    return "f";
+  if (auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false))
+    return "r:" + ResultCache::hash((*Buffer)->getBuffer());
+  return "a";
+}
+
 std::string ResultCache::observe(StringRef Path, bool Contents) {
   std::string MemoKey = (Contents ? "r" : "s") + Path.str();
   {
@@ -306,20 +320,7 @@ std::string ResultCache::observe(StringRef Path, bool Contents) {
     if (It != Observed.end())
       return It->second;
   }
-  std::string What;
-  sys::fs::file_status S;
-  if (sys::fs::status(Path, S) || !sys::fs::exists(S))
-    What = "a";
-  else if (sys::fs::is_directory(S))
-    What = "d";
-  else if (!Contents)
-    What = "f";
-  else if (auto Buffer =
-               MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                     /*RequiresNullTerminator=*/false))
-    What = "r:" + hash((*Buffer)->getBuffer());
-  else
-    What = "a";
+  std::string What = observePath(Path, Contents);
   std::lock_guard<std::mutex> Guard(Lock);
   Observed[MemoKey] = What;
   return What;
@@ -429,7 +430,9 @@ void ResultCache::evict() {
         sys::fs::remove(I->path());
       continue;
     }
-    if (!Name.ends_with(".json"))
+    // Result entries, and the preambles kept beside them (each with its
+    // record: a preamble whose record went first is rebuilt, never used).
+    if (!Name.ends_with(".json") && !Name.ends_with(".pch"))
       continue;
     Entries.push_back({I->path(), S.getSize(), S.getLastModificationTime()});
     Total += S.getSize();

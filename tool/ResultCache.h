@@ -89,6 +89,9 @@ public:
   /// nine tenths of its bound, when it holds more than the bound.
   void evict();
 
+  /// The cache's folder (preambles are kept in it too).
+  const std::string &directory() const { return Dir; }
+
   std::atomic<unsigned> Hits{0}; // misses are the files analysed less these
 
   /// The hexadecimal BLAKE3 hash of \p Data (128 bits).
@@ -110,6 +113,10 @@ private:
   std::mutex Lock;
   llvm::StringMap<std::string> Observed;
 };
+
+/// What \p Path holds now, in DependencyRecorder's terms (with \p Contents,
+/// the hash of a file's bytes).
+std::string observePath(llvm::StringRef Path, bool Contents);
 
 /// "512K", "200M", "2G" or a number of bytes; std::nullopt when malformed.
 std::optional<uint64_t> parseSize(llvm::StringRef Text);

@@ -36,12 +36,27 @@ struct Collector : RecursiveASTVisitor<Collector> {
 };
 
 /// Walks only the top-level declarations written in the main file (all of
-/// them with \p AllFiles).
+/// them with \p AllFiles). When the AST's traversal scope is already the
+/// main file's declarations (the devplace command and clangd set it), that
+/// list is walked instead of the translation unit's: over a precompiled
+/// preamble, listing the translation unit would deserialise every
+/// declaration of the headers in it.
 Collector collect(ASTContext &Ctx, bool AllFiles) {
   Collector C;
   const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Decl *> Scope = Ctx.getTraversalScope();
+  bool Limited = Scope.size() != 1 || !isa<TranslationUnitDecl>(Scope.front());
+  auto InMainFile = [&](const Decl *D) {
+    return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+  };
+  if (Limited && !AllFiles) {
+    for (Decl *D : Scope)
+      if (InMainFile(D))
+        C.TraverseDecl(D);
+    return C;
+  }
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (AllFiles || SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+    if (AllFiles || InMainFile(D))
       C.TraverseDecl(D);
   return C;
 }

@@ -1,0 +1,328 @@
+//===--- Preamble.cpp - one precompiled preamble for many files -----------===//
+
+#include "Preamble.h"
+#include "ResultCache.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/FrontendOptions.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace clang::tooling;
+using namespace llvm;
+
+namespace devplace_tool {
+
+static const char MetaFormat[] = "devplace-preamble-1";
+
+std::optional<std::string> leadingIncludes(StringRef Text, StringRef MainDir) {
+  std::string Header;
+  bool InComment = false;
+  Text.consume_front("\xEF\xBB\xBF");
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    StringRef L = Line.trim();
+    if (L.ends_with("\\"))
+      break; // a continued line: not worth following
+    if (InComment) {
+      size_t End = L.find("*/");
+      if (End == StringRef::npos)
+        continue;
+      InComment = false;
+      L = L.drop_front(End + 2).trim();
+    }
+    if (L.starts_with("/*")) {
+      size_t End = L.find("*/", 2);
+      if (End == StringRef::npos) {
+        InComment = true;
+        continue;
+      }
+      L = L.drop_front(End + 2).trim();
+    }
+    if (L.empty() || L.starts_with("//"))
+      continue;
+    if (!L.consume_front("#"))
+      break;
+    L = L.ltrim();
+    if (L.consume_front("pragma")) {
+      if (L.trim() == "once")
+        continue;
+      break;
+    }
+    if (!L.consume_front("include"))
+      break;
+    L = L.ltrim();
+    char Close = L.starts_with("<") ? '>' : L.starts_with("\"") ? '"' : 0;
+    if (!Close)
+      break; // a macro naming the header
+    size_t End = L.find(Close, 1);
+    if (End == StringRef::npos)
+      break;
+    StringRef Name = L.substr(1, End - 1);
+    StringRef After = L.drop_front(End + 1).trim();
+    if (!After.empty() && !After.starts_with("//"))
+      break;
+    if (Close == '"' && !sys::path::is_absolute(Name)) {
+      SmallString<256> Beside(MainDir);
+      sys::path::append(Beside, Name);
+      if (sys::fs::exists(Beside)) {
+        Header += "#include \"" + std::string(Beside) + "\"\n";
+        continue;
+      }
+    }
+    Header += "#include " + std::string(1, Close == '>' ? '<' : '"') +
+              Name.str() + Close + "\n";
+  }
+  if (Header.empty())
+    return std::nullopt;
+  return Header;
+}
+
+namespace {
+/// The one command that compiles a generated header as the main file's
+/// command would compile the main file.
+class HeaderDatabase : public CompilationDatabase {
+public:
+  explicit HeaderDatabase(CompileCommand C) : C(std::move(C)) {}
+  std::vector<CompileCommand> getCompileCommands(StringRef) const override {
+    return {C};
+  }
+
+private:
+  CompileCommand C;
+};
+
+/// Runs the driver's syntax-only job as a PCH build into \p Output.
+class PchFactory : public FrontendActionFactory {
+public:
+  explicit PchFactory(std::string Output) : Output(std::move(Output)) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<GeneratePCHAction>();
+  }
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    // As the analysis sets it (a PCH's predefined macros must match).
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    Invocation->getFrontendOpts().OutputFile = Output;
+    Invocation->getFrontendOpts().ProgramAction = frontend::GeneratePCH;
+    return FrontendActionFactory::runInvocation(Invocation, Files,
+                                                PCHContainerOps, DiagConsumer);
+  }
+
+private:
+  std::string Output;
+};
+
+/// Counts the errors of a build; prints nothing.
+class ErrorCounter : public DiagnosticConsumer {
+public:
+  void HandleDiagnostic(DiagnosticsEngine::Level L, const clang::Diagnostic &) override {
+    if (L >= DiagnosticsEngine::Error)
+      ++Errors;
+  }
+  unsigned Errors = 0;
+};
+
+std::string hashFile(StringRef Path) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  return Buffer ? ResultCache::hash((*Buffer)->getBuffer()) : std::string();
+}
+
+bool writeAtomically(StringRef Final, StringRef Text) {
+  SmallString<256> Temporary;
+  int FD;
+  if (sys::fs::createUniqueFile(Final + ".tmp-%%%%%%%%", FD, Temporary))
+    return false;
+  raw_fd_ostream OS(FD, /*shouldClose=*/true);
+  OS << Text;
+  OS.close();
+  if (OS.has_error() || sys::fs::rename(Temporary, Final)) {
+    OS.clear_error();
+    sys::fs::remove(Temporary);
+    return false;
+  }
+  return true;
+}
+} // namespace
+
+std::unique_ptr<PreambleStore> PreambleStore::open(StringRef KeepDir,
+                                                   std::string ToolIdentity,
+                                                   std::string &Error) {
+  SmallString<256> Dir;
+  bool Temporary = KeepDir.empty();
+  std::error_code EC;
+  if (Temporary) {
+    EC = sys::fs::createUniqueDirectory("devplace-preamble", Dir);
+  } else {
+    Dir = KeepDir;
+    sys::path::append(Dir, "preambles");
+    EC = sys::fs::create_directories(Dir);
+  }
+  if (EC) {
+    Error = "cannot make a folder for preambles in '" + std::string(Dir) +
+            "': " + EC.message();
+    return nullptr;
+  }
+  return std::unique_ptr<PreambleStore>(
+      new PreambleStore(std::string(Dir), Temporary, std::move(ToolIdentity)));
+}
+
+PreambleStore::~PreambleStore() {
+  if (Temporary)
+    sys::fs::remove_directories(Dir);
+}
+
+std::string PreambleStore::path(StringRef Key, StringRef Extension) const {
+  SmallString<256> P(Dir);
+  sys::path::append(P, Key + Extension);
+  return std::string(P);
+}
+
+std::optional<PreamblePlan>
+PreambleStore::plan(const std::string &File, const CompileCommand &Command,
+                    const ArgumentsAdjuster &Adjust) {
+  for (const std::string &Arg : Command.CommandLine)
+    if (StringRef(Arg).contains("-include-pch") || StringRef(Arg).starts_with("-emit-"))
+      return std::nullopt; // the build brings its own precompiled header
+  auto Text = MemoryBuffer::getFile(File, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+  if (!Text)
+    return std::nullopt;
+  SmallString<256> Abs(File);
+  sys::fs::make_absolute(Command.Directory, Abs);
+  std::optional<std::string> Header =
+      leadingIncludes((*Text)->getBuffer(), sys::path::parent_path(Abs));
+  if (!Header)
+    return std::nullopt;
+  // The key: the command as the analysis will run it, main file left out.
+  std::string KeyText = Identity + '\0' + Command.Directory + '\0' + *Header;
+  for (const std::string &Arg : Adjust(Command.CommandLine, Command.Filename))
+    KeyText += '\0' + (Arg == Command.Filename ? std::string("<main>") : Arg);
+  return PreamblePlan{ResultCache::hash(KeyText), std::move(*Header), Command};
+}
+
+bool PreambleStore::kept(StringRef Key) const {
+  return !Temporary && sys::fs::exists(path(Key, ".json")) &&
+         sys::fs::exists(path(Key, ".pch"));
+}
+
+std::optional<PreambleFile> PreambleStore::reuse(StringRef Key) {
+  auto Buffer = MemoryBuffer::getFile(path(Key, ".json"));
+  if (!Buffer)
+    return std::nullopt;
+  Expected<json::Value> Meta = json::parse((*Buffer)->getBuffer());
+  if (!Meta) {
+    consumeError(Meta.takeError());
+    return std::nullopt;
+  }
+  const json::Object *O = Meta->getAsObject();
+  const json::Object *Dependencies = O ? O->getObject("dependencies") : nullptr;
+  if (!Dependencies || O->getString("format") != StringRef(MetaFormat) ||
+      O->getString("key") != Key)
+    return std::nullopt; // foreign or damaged
+  PreambleFile P{path(Key, ".pch"), {}};
+  // A damaged or replaced precompiled file is never loaded.
+  if (O->getString("pch") != StringRef(hashFile(P.Pch)))
+    return std::nullopt;
+  for (const auto &[File, Seen] : *Dependencies) {
+    auto Recorded = Seen.getAsString();
+    if (!Recorded || observePath(File, Recorded->starts_with("r:")) != *Recorded)
+      return std::nullopt; // stale
+    P.Dependencies[File.str()] = Recorded->str();
+  }
+  // Used now: the last to go when the cache evicts.
+  int FD;
+  if (!sys::fs::openFileForWrite(P.Pch, FD, sys::fs::CD_OpenExisting,
+                                 sys::fs::OF_Append)) {
+    (void)sys::fs::setLastAccessAndModificationTime(
+        FD, std::chrono::system_clock::now());
+    sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  return P;
+}
+
+std::optional<PreambleFile> PreambleStore::build(const PreamblePlan &Plan,
+                                                 const ArgumentsAdjuster &Adjust) {
+  std::string Header = path(Plan.Key, ".h");
+  if (!writeAtomically(Header, Plan.Header))
+    return std::nullopt;
+  // The main file's command with the header in its place, compiled as one.
+  CompileCommand C = Plan.Command;
+  C.Filename = Header;
+  std::vector<std::string> Args;
+  for (const std::string &Arg : Plan.Command.CommandLine) {
+    if (Arg == Plan.Command.Filename) {
+      Args.insert(Args.end(), {"-x", "c++-header", Header});
+      continue;
+    }
+    Args.push_back(Arg);
+  }
+  C.CommandLine = std::move(Args);
+  HeaderDatabase Database(C);
+  auto Recorder = makeIntrusiveRefCnt<DependencyRecorder>(vfs::createPhysicalFileSystem());
+  auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Recorder);
+  ClangTool Tool(Database, {Header}, std::make_shared<PCHContainerOperations>(), FS);
+  Tool.setPrintErrorMessage(false);
+  Tool.appendArgumentsAdjuster(Adjust);
+  ErrorCounter Errors;
+  Tool.setDiagnosticConsumer(&Errors);
+  std::string Pch = path(Plan.Key, ".pch");
+  std::string Building = Pch + ".tmp-" + std::to_string(sys::Process::getProcessId());
+  PchFactory Factory(Building);
+  if (Tool.run(&Factory) != 0 || Errors.Errors || sys::fs::rename(Building, Pch)) {
+    sys::fs::remove(Building);
+    return std::nullopt;
+  }
+  PreambleFile P{Pch, Recorder->take()};
+  P.Dependencies.erase(Header); // written here, from the key's own text
+  if (!Temporary) {
+    json::Object Seen;
+    for (const auto &[File, What] : P.Dependencies)
+      Seen[File] = What;
+    json::Object Meta{{"format", MetaFormat},
+                      {"key", Plan.Key},
+                      {"pch", hashFile(Pch)},
+                      {"dependencies", std::move(Seen)}};
+    std::string Text;
+    raw_string_ostream(Text) << json::Value(std::move(Meta));
+    writeAtomically(path(Plan.Key, ".json"), Text);
+  }
+  return P;
+}
+
+const PreambleFile *PreambleStore::get(const PreamblePlan &Plan,
+                                       const ArgumentsAdjuster &Adjust) {
+  Slot *S;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    std::unique_ptr<Slot> &Entry = Slots[Plan.Key];
+    if (!Entry)
+      Entry = std::make_unique<Slot>();
+    S = Entry.get();
+  }
+  std::lock_guard<std::mutex> Guard(S->Lock);
+  if (!S->Done) {
+    S->File = Temporary ? std::nullopt : reuse(Plan.Key);
+    if (!S->File)
+      S->File = build(Plan, Adjust);
+    S->Done = true;
+  }
+  return S->File ? &*S->File : nullptr;
+}
+
+std::vector<std::string> PreambleStore::useArguments(const PreambleFile &P) {
+  return {"-include-pch", P.Pch};
+}
+
+} // namespace devplace_tool

@@ -1,0 +1,113 @@
+//===--- Preamble.h - one precompiled preamble for many files ---*- C++ -*-===//
+//
+// Most of a LibTorch file's parse is `#include <torch/torch.h>`. Files of a
+// compilation database that share their compile command and the same
+// leading run of #include lines are parsed over one precompiled header of
+// those lines, built once (`-include-pch`; the main file's own #includes of
+// the same headers are then skipped by their include guards).
+//
+// The shared region is deliberately narrower than clang's preamble: blank
+// lines, comments, `#pragma once` and #include lines from the top of the
+// file, up to the first other line (a #define or #if may change what a
+// later header means). A quoted include found beside the main file is
+// written with that directory, as the compiler would have found it.
+//
+// A preamble is keyed by everything that decides its content (devplace's
+// build, the compile command without the main file, the working directory,
+// the included lines) and carries the files its build depended on, as the
+// result cache records them; before reuse every one of them is checked, and
+// the precompiled file's own hash too. A stale, damaged or foreign preamble
+// is rebuilt. A file whose parse over a preamble gives a compiler error is
+// parsed again without one: an unguarded header included twice is the
+// preamble's fault, not the file's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DEVPLACE_TOOL_PREAMBLE_H
+#define DEVPLACE_TOOL_PREAMBLE_H
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace devplace_tool {
+
+class ResultCache;
+
+/// The #include lines that open \p Text (a main file's contents) as the
+/// header a preamble is built from, quoted includes found in \p MainDir
+/// spelled with it; std::nullopt when the file opens with none.
+std::optional<std::string> leadingIncludes(llvm::StringRef Text,
+                                           llvm::StringRef MainDir);
+
+/// A built preamble: the precompiled file and what its build read.
+struct PreambleFile {
+  std::string Pch;
+  std::map<std::string, std::string> Dependencies; // DependencyRecorder's
+};
+
+/// What one file would share, from its compile command.
+struct PreamblePlan {
+  std::string Key;
+  std::string Header; // leadingIncludes of the file
+  clang::tooling::CompileCommand Command; // the file's, for the build
+};
+
+class PreambleStore {
+public:
+  /// Preambles kept in \p KeepDir across runs (a result cache's folder), or,
+  /// when it is empty, in a temporary folder removed with the store.
+  /// \p ToolIdentity names this devplace build. Null, with \p Error, when
+  /// no folder can be made.
+  static std::unique_ptr<PreambleStore> open(llvm::StringRef KeepDir,
+                                             std::string ToolIdentity,
+                                             std::string &Error);
+  ~PreambleStore();
+
+  /// The plan of \p File, whose one compile command is \p Command and whose
+  /// arguments the run adjusts with \p Adjust; std::nullopt when it has no
+  /// leading includes or its command brings its own precompiled header.
+  std::optional<PreamblePlan> plan(const std::string &File,
+                                   const clang::tooling::CompileCommand &Command,
+                                   const clang::tooling::ArgumentsAdjuster &Adjust);
+
+  /// Whether a preamble for \p Key is on disk from an earlier run (not yet
+  /// checked: get() checks it).
+  bool kept(llvm::StringRef Key) const;
+
+  /// The preamble of \p Plan, checked or built on first request (other
+  /// threads asking for it wait); null when it cannot be built.
+  const PreambleFile *get(const PreamblePlan &Plan,
+                          const clang::tooling::ArgumentsAdjuster &Adjust);
+
+  /// The arguments that parse a file over \p P.
+  static std::vector<std::string> useArguments(const PreambleFile &P);
+
+private:
+  PreambleStore(std::string Dir, bool Temporary, std::string Identity)
+      : Dir(std::move(Dir)), Temporary(Temporary),
+        Identity(std::move(Identity)) {}
+  struct Slot {
+    std::mutex Lock;
+    bool Done = false;
+    std::optional<PreambleFile> File;
+  };
+  std::optional<PreambleFile> reuse(llvm::StringRef Key);
+  std::optional<PreambleFile> build(const PreamblePlan &Plan,
+                                    const clang::tooling::ArgumentsAdjuster &Adjust);
+  std::string path(llvm::StringRef Key, llvm::StringRef Extension) const;
+
+  std::string Dir;
+  bool Temporary;
+  std::string Identity;
+  std::mutex Lock;
+  std::map<std::string, std::unique_ptr<Slot>> Slots;
+};
+
+} // namespace devplace_tool
+
+#endif
