@@ -156,6 +156,13 @@ bool writeAtomically(StringRef Final, StringRef Text) {
 }
 } // namespace
 
+void PreambleStore::explain(const Twine &What) {
+  if (!Explain)
+    return;
+  std::lock_guard<std::mutex> Guard(Lock);
+  errs() << "devplace: " << What << "\n";
+}
+
 std::unique_ptr<PreambleStore> PreambleStore::open(StringRef KeepDir,
                                                    std::string ToolIdentity,
                                                    std::string &Error) {
@@ -207,7 +214,11 @@ PreambleStore::plan(const std::string &File, const CompileCommand &Command,
     return std::nullopt;
   // The key: the command as the analysis will run it, main file left out.
   std::string KeyText = Identity + '\0' + Command.Directory + '\0' + *Header;
-  for (const std::string &Arg : Adjust(Command.CommandLine, Command.Filename))
+  // ClangTool's own adjustments first (the output file is left out).
+  ArgumentsAdjuster AsRun = combineAdjusters(
+      combineAdjusters(getClangSyntaxOnlyAdjuster(), getClangStripOutputAdjuster()),
+      combineAdjusters(getClangStripDependencyFileAdjuster(), Adjust));
+  for (const std::string &Arg : AsRun(Command.CommandLine, Command.Filename))
     KeyText += '\0' + (Arg == Command.Filename ? std::string("<main>") : Arg);
   return PreamblePlan{ResultCache::hash(KeyText), std::move(*Header), Command};
 }
@@ -218,37 +229,38 @@ bool PreambleStore::kept(StringRef Key) const {
 }
 
 std::optional<PreambleFile> PreambleStore::reuse(StringRef Key) {
+  auto Rebuild = [&](const Twine &Why) -> std::optional<PreambleFile> {
+    explain("preamble " + Key + " rebuilt: " + Why);
+    return std::nullopt;
+  };
   auto Buffer = MemoryBuffer::getFile(path(Key, ".json"));
   if (!Buffer)
-    return std::nullopt;
+    return Rebuild("none kept");
   Expected<json::Value> Meta = json::parse((*Buffer)->getBuffer());
   if (!Meta) {
     consumeError(Meta.takeError());
-    return std::nullopt;
+    return Rebuild("its record is not JSON");
   }
   const json::Object *O = Meta->getAsObject();
   const json::Object *Dependencies = O ? O->getObject("dependencies") : nullptr;
   if (!Dependencies || O->getString("format") != StringRef(MetaFormat) ||
       O->getString("key") != Key)
-    return std::nullopt; // foreign or damaged
+    return Rebuild("its record is of another format or key");
   PreambleFile P{path(Key, ".pch"), {}};
   // A damaged or replaced precompiled file is never loaded.
   if (O->getString("pch") != StringRef(hashFile(P.Pch)))
-    return std::nullopt;
+    return Rebuild("the precompiled file is not the one recorded");
   for (const auto &[File, Seen] : *Dependencies) {
     auto Recorded = Seen.getAsString();
-    if (!Recorded || observePath(File, Recorded->starts_with("r:")) != *Recorded)
-      return std::nullopt; // stale
+    if (!Recorded)
+      return Rebuild("its record is damaged");
+    std::string Now = observePath(File, Recorded->starts_with("r:"));
+    if (Now != *Recorded)
+      return Rebuild(File + " was " + *Recorded + ", is " + Now);
     P.Dependencies[File.str()] = Recorded->str();
   }
-  // Used now: the last to go when the cache evicts.
-  int FD;
-  if (!sys::fs::openFileForWrite(P.Pch, FD, sys::fs::CD_OpenExisting,
-                                 sys::fs::OF_Append)) {
-    (void)sys::fs::setLastAccessAndModificationTime(
-        FD, std::chrono::system_clock::now());
-    sys::Process::SafelyCloseFileDescriptor(FD);
-  }
+  explain("preamble " + Key + " reused");
+  markUsed(P.Pch);
   return P;
 }
 
@@ -282,6 +294,7 @@ std::optional<PreambleFile> PreambleStore::build(const PreamblePlan &Plan,
   PchFactory Factory(Building);
   if (Tool.run(&Factory) != 0 || Errors.Errors || sys::fs::rename(Building, Pch)) {
     sys::fs::remove(Building);
+    explain("preamble " + Plan.Key + " not built: its headers do not compile alone");
     return std::nullopt;
   }
   PreambleFile P{Pch, Recorder->take()};

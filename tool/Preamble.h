@@ -28,6 +28,7 @@
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/Process.h"
 #include <map>
 #include <memory>
 #include <mutex>
@@ -90,7 +91,10 @@ public:
 private:
   PreambleStore(std::string Dir, bool Temporary, std::string Identity)
       : Dir(std::move(Dir)), Temporary(Temporary),
-        Identity(std::move(Identity)) {}
+        Identity(std::move(Identity)),
+        Explain(llvm::sys::Process::GetEnv("DEVPLACE_CACHE_EXPLAIN").has_value()) {}
+  /// $DEVPLACE_CACHE_EXPLAIN: say why each preamble was rebuilt.
+  void explain(const llvm::Twine &What);
   struct Slot {
     std::mutex Lock;
     bool Done = false;
@@ -104,6 +108,7 @@ private:
   std::string Dir;
   bool Temporary;
   std::string Identity;
+  bool Explain;
   std::mutex Lock;
   std::map<std::string, std::unique_ptr<Slot>> Slots;
 };

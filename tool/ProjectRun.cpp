@@ -22,6 +22,7 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <mutex>
@@ -252,8 +253,11 @@ static FileResult analyseFile(const std::string &File,
   Result.Errors = DiagConsumer.take();
   // Over a preamble, a compiler error may be the preamble's (a header
   // without include guards read twice): the file is parsed again alone.
-  if (Preamble && (Failed || hasCompilerError(Result)))
+  if (Preamble && (Failed || hasCompilerError(Result))) {
+    if (sys::Process::GetEnv("DEVPLACE_CACHE_EXPLAIN"))
+      errs() << "devplace: " << File << " parsed again without its preamble\n";
     return analyseFile(File, Compilations, MakeOptions, Settings, nullptr);
+  }
   if (Recorder) {
     std::map<std::string, std::string> Dependencies = Recorder->take();
     if (Preamble) {

@@ -312,6 +312,16 @@ std::string observePath(StringRef Path, bool Contents) {
   return "a";
 }
 
+void markUsed(StringRef Path) {
+  int FD;
+  if (!sys::fs::openFileForWrite(Path, FD, sys::fs::CD_OpenExisting,
+                                 sys::fs::OF_Append)) {
+    (void)sys::fs::setLastAccessAndModificationTime(
+        FD, std::chrono::system_clock::now());
+    sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+}
+
 std::string ResultCache::observe(StringRef Path, bool Contents) {
   std::string MemoKey = (Contents ? "r" : "s") + Path.str();
   {
@@ -362,14 +372,7 @@ std::optional<FileResult> ResultCache::lookup(StringRef Key) {
   FileResult R;
   if (!resultFromJson(O->getObject("result"), R))
     return Miss("the entry's result is damaged");
-  // Least recently used goes first when the cache is full: a hit is a use.
-  int FD;
-  if (!sys::fs::openFileForWrite(Path, FD, sys::fs::CD_OpenExisting,
-                                 sys::fs::OF_Append)) {
-    (void)sys::fs::setLastAccessAndModificationTime(
-        FD, std::chrono::system_clock::now());
-    sys::Process::SafelyCloseFileDescriptor(FD);
-  }
+  markUsed(Path);
   ++Hits;
   return R;
 }

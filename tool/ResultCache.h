@@ -118,6 +118,10 @@ private:
 /// the hash of a file's bytes).
 std::string observePath(llvm::StringRef Path, bool Contents);
 
+/// Marks \p Path as just used: the least recently used entry goes first
+/// when the cache is full.
+void markUsed(llvm::StringRef Path);
+
 /// "512K", "200M", "2G" or a number of bytes; std::nullopt when malformed.
 std::optional<uint64_t> parseSize(llvm::StringRef Text);
 

@@ -1,0 +1,103 @@
+"""Writes a small LibTorch project (mock headers) whose files share leading
+#include lines in several ways, with its compile_commands.json.
+
+Usage: preamble_project.py DIR INPUTS
+
+  src/model.h        the project's header, found beside the sources: an
+                     inline function that moves its argument to CUDA
+  src/guarded.h      a header with include guards; src/unguarded.h one without
+  src/sink_a.cpp,    <torch/torch.h> then "model.h": a host read of what the
+  src/sink_b.cpp     header's function returns (a summary of header code)
+  src/clean.cpp      the same leading lines, nothing to report
+  src/twice_a.cpp,   leading lines that include the unguarded header: a
+  src/twice_b.cpp    preamble of them makes its struct defined twice
+  src/alone.cpp      leading lines of its own (<vector> first)
+  src/macro.cpp      a #define before its includes: nothing to share
+"""
+import json
+import os
+import sys
+
+MODEL = """#pragma once
+#include <torch/torch.h>
+
+inline torch::Tensor to_gpu(const torch::Tensor &x) { return x.to(torch::kCUDA); }
+"""
+
+GUARDED = """#ifndef GUARDED_H
+#define GUARDED_H
+struct Guarded { int n = 0; };
+#endif
+"""
+
+UNGUARDED = """struct Unguarded { int n = 0; };
+"""
+
+SINK = """// A file of the project.
+#include <torch/torch.h>
+#include "model.h" // the project's own
+
+float read_{name}(const torch::Tensor &x) {{
+  torch::Tensor t = to_gpu(x);
+  return t.data_ptr<float>()[0];
+}}
+"""
+
+CLEAN = """#include <torch/torch.h>
+#include "model.h"
+
+float clean(const torch::Tensor &x) { return x.cpu().data_ptr<float>()[0]; }
+"""
+
+TWICE = """#include <torch/torch.h>
+#include "guarded.h"
+#include "unguarded.h"
+
+float twice_{name}(const torch::Tensor &x) {{
+  Unguarded u;
+  auto t = x.to(torch::kCUDA);
+  return t.data_ptr<float>()[u.n];
+}}
+"""
+
+ALONE = """#include <vector>
+#include <torch/torch.h>
+
+float alone(const torch::Tensor &x) {
+  auto t = x.cuda();
+  return t.data_ptr<float>()[0];
+}
+"""
+
+MACRO = """#define DEVPLACE_TEST_MACRO 1
+#include <torch/torch.h>
+
+float macro(const torch::Tensor &x) {
+  auto t = x.cuda();
+  return t.data_ptr<float>()[DEVPLACE_TEST_MACRO];
+}
+"""
+
+
+def main():
+    root, inputs = os.path.abspath(sys.argv[1]), sys.argv[2]
+    src = os.path.join(root, "src")
+    os.makedirs(src, exist_ok=True)
+    os.makedirs(os.path.join(root, "build"), exist_ok=True)
+    files = {"model.h": MODEL, "guarded.h": GUARDED, "unguarded.h": UNGUARDED,
+             "sink_a.cpp": SINK.format(name="a"), "sink_b.cpp": SINK.format(name="b"),
+             "clean.cpp": CLEAN, "twice_a.cpp": TWICE.format(name="a"),
+             "twice_b.cpp": TWICE.format(name="b"), "alone.cpp": ALONE, "macro.cpp": MACRO}
+    for name, text in files.items():
+        with open(os.path.join(src, name), "w") as f:
+            f.write(text)
+    db = [{"directory": os.path.join(root, "build"),
+           "command": "clang++ -std=c++17 -I%s -c %s -o %s.o" % (inputs, os.path.join(src, n), n),
+           "file": os.path.join(src, n)}
+          for n in sorted(files) if n.endswith(".cpp")]
+    with open(os.path.join(root, "build", "compile_commands.json"), "w") as f:
+        json.dump(db, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
