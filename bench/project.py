@@ -8,7 +8,15 @@ element-wise loops, a host-sink bug in every fourth file), configures it with
 CMake to get compile_commands.json, and measures with the same -j:
 
   clang-tidy     clang-tidy-19 with one trivial check on every file (xargs -P)
-  cold           devplace -p build with an empty --cache-dir
+  clang-tidy-22  the same with clang-tidy-22 (when installed) on a copy of the
+                 database with LibTorch's include folder as -isystem: its
+                 skipping of system headers' declarations applies
+  whole AST      devplace with --preamble=never --traverse-headers: every file
+                 parsed alone, the checks' traversal over every header (how
+                 devplace ran before the shared preamble)
+  cold           devplace -p build with an empty --cache-dir (a shared
+                 preamble of the files' leading #includes, main-file
+                 traversal); its findings are compared with whole AST's
   warm           the same again, nothing changed
   one source     after appending a comment to one source file
   header         after changing the header every file includes
@@ -16,7 +24,8 @@ CMake to get compile_commands.json, and measures with the same -j:
                  then `devplace merge` of their JSON, compared with cold's
 
 and prints the ratios: cold / clang-tidy, the warm runs / cold, each shard /
-cold. With --database DIR it measures an existing compile_commands.json (a
+cold, with each run's peak resident memory (the largest process) and the
+preambles' size on disk. With --database DIR it measures an existing compile_commands.json (a
 fetched project) instead: clang-tidy, cold and warm only.
 
 Usage: bench/project.py [--build build] [--files 40] [-j 2] [--work DIR]
@@ -25,9 +34,11 @@ Usage: bench/project.py [--build build] [--files 40] [-j 2] [--work DIR]
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -112,13 +123,44 @@ def generate(work, files):
                    check=True, stdout=subprocess.DEVNULL)
 
 
-def timed(cmd, cwd):
-    start = time.monotonic()
-    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    elapsed = time.monotonic() - start
-    if proc.returncode not in (0, 1):
-        sys.exit("%s: exit %d\n%s" % (" ".join(cmd), proc.returncode, proc.stderr[-2000:]))
-    return elapsed, proc.stderr
+def timed(cmd, cwd, stdin=None):
+    """Runs cmd; returns (seconds, stderr, peak RSS in MiB of its largest
+    process: wait4's figure covers the children it waited for)."""
+    with tempfile.TemporaryFile("w+") as err, tempfile.TemporaryFile("w+") as inp:
+        if stdin:
+            inp.write(stdin)
+            inp.seek(0)
+        start = time.monotonic()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdin=inp if stdin else None,
+                                stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.monotonic() - start
+        rc = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        text = err.read()
+    if rc not in (0, 1, 123):  # 123: xargs, when a file had warnings
+        sys.exit("%s: exit %d\n%s" % (" ".join(cmd), rc, text[-2000:]))
+    return elapsed, text, usage.ru_maxrss / 1024.0
+
+
+def isystem_database(build, out):
+    """A copy of the database with LibTorch's include folders as -isystem."""
+    os.makedirs(out, exist_ok=True)
+    db = json.load(open(os.path.join(build, "compile_commands.json")))
+    for e in db:
+        if "command" in e:
+            e["command"] = re.sub(r"-I\s*(\S*torch\S*)", r"-isystem \1", e["command"])
+        else:
+            args, fixed = e["arguments"], []
+            for a in args:
+                if a.startswith("-I") and "torch" in a:
+                    fixed += ["-isystem", a[2:]]
+                else:
+                    fixed.append(a)
+            e["arguments"] = fixed
+    with open(os.path.join(out, "compile_commands.json"), "w") as f:
+        json.dump(db, f, indent=1)
+    return out
 
 
 def main():
@@ -146,46 +188,67 @@ def main():
     run = [devplace, "-p", build, "-j", str(args.j)]
 
     rows = []
+    strip = lambda text: [l for l in text.splitlines() if '"seconds"' not in l]
     # The headers into the page cache first, so the first run measured pays
     # nothing the others do not.
     subprocess.run(["clang-tidy-19", "-p", build, "--quiet", "--checks=" + TRIVIAL_CHECK,
                     sources[0]], cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    start = time.monotonic()
-    subprocess.run(["xargs", "-P", str(args.j), "-n", "1", "clang-tidy-19", "-p", build, "--quiet",
-                    "--checks=" + TRIVIAL_CHECK], input="\n".join(sources), text=True,
-                   cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    t_tidy = time.monotonic() - start
-    rows.append(("clang-tidy-19, one trivial check", t_tidy, ""))
+    t_tidy, _, m_tidy = timed(["xargs", "-P", str(args.j), "-n", "1", "clang-tidy-19", "-p", build,
+                               "--quiet", "--checks=" + TRIVIAL_CHECK], project, "\n".join(sources))
+    rows.append(("clang-tidy-19, one trivial check", t_tidy, "", m_tidy))
+    if shutil.which("clang-tidy-22"):
+        sysdb = isystem_database(build, os.path.join(project, ".bench-isystem"))
+        t_tidy22, _, m = timed(["xargs", "-P", str(args.j), "-n", "1", "clang-tidy-22", "-p", sysdb,
+                                "--quiet", "--checks=" + TRIVIAL_CHECK], project, "\n".join(sources))
+        rows.append(("clang-tidy-22, one trivial check, LibTorch as -isystem", t_tidy22,
+                     "%.2fx clang-tidy-19" % (t_tidy22 / t_tidy), m))
+    else:
+        t_tidy22 = None
 
-    t_cold, log = timed(run + ["--cache-dir=" + cache, "--format=json", "--output=" + os.path.join(project, "cold.json")], project)
-    rows.append(("devplace, cold (empty cache)", t_cold, "%.2fx clang-tidy" % (t_cold / t_tidy)))
-    t_warm, log = timed(run + ["--cache-dir=" + cache], project)
+    whole_json = os.path.join(project, "whole.json")
+    t_whole, _, m = timed(run + ["--preamble=never", "--traverse-headers", "--format=json",
+                                 "--output=" + whole_json], project)
+    rows.append(("devplace, each file alone, whole-AST traversal", t_whole,
+                 "%.2fx clang-tidy-19" % (t_whole / t_tidy), m))
+    t_cold, log, m = timed(run + ["--cache-dir=" + cache, "--format=json", "--output=" + os.path.join(project, "cold.json")], project)
+    preamble_mib = sum(os.path.getsize(os.path.join(cache, "preambles", f))
+                       for f in os.listdir(os.path.join(cache, "preambles"))
+                       if f.endswith(".pch")) / 2**20 if os.path.isdir(os.path.join(cache, "preambles")) else 0
+    same = strip(open(whole_json).read()) == strip(open(os.path.join(project, "cold.json")).read())
+    ratio = "%.2fx clang-tidy-19" % (t_cold / t_tidy)
+    if t_tidy22:
+        ratio += ", %.2fx clang-tidy-22" % (t_cold / t_tidy22)
+    ratio += ", %.2fx whole-AST; %s; preambles %.0f MiB on disk" % (
+        t_cold / t_whole, "same findings" if same else "DIFFERENT findings", preamble_mib)
+    rows.append(("devplace, cold (empty cache, shared preamble)", t_cold, ratio, m))
+    if not same:
+        print("the cold run's findings differ from the whole-AST run's", file=sys.stderr)
+    t_warm, log, m = timed(run + ["--cache-dir=" + cache], project)
     rows.append(("devplace, warm, nothing changed", t_warm,
-                 "%.3fx cold; %s" % (t_warm / t_cold, log.strip().splitlines()[-1])))
+                 "%.3fx cold; %s" % (t_warm / t_cold, log.strip().splitlines()[-1]), m))
 
     if not args.database:
         with open(sources[len(sources) // 2], "a") as f:
             f.write("// one source file changed\n")
-        t_one, log = timed(run + ["--cache-dir=" + cache], project)
-        rows.append(("devplace, warm, one source file changed", t_one,
-                     "%.3fx cold; %s" % (t_one / t_cold, log.strip().splitlines()[-1])))
+        t_one, log, m = timed(run + ["--cache-dir=" + cache], project)
+        rows.append(("devplace, warm, one source file changed (kept preamble)", t_one,
+                     "%.3fx cold; %s" % (t_one / t_cold, log.strip().splitlines()[-1]), m))
         with open(os.path.join(project, "include", "project.h"), "a") as f:
             f.write("// the header every file includes changed\n")
-        t_header, log = timed(run + ["--cache-dir=" + cache], project)
+        t_header, log, m = timed(run + ["--cache-dir=" + cache], project)
         rows.append(("devplace, warm, the common header changed", t_header,
-                     "%.2fx cold; %s" % (t_header / t_cold, log.strip().splitlines()[-1])))
+                     "%.2fx cold; %s" % (t_header / t_cold, log.strip().splitlines()[-1]), m))
         shard_reports = []
         for k in (1, 2):
             out = os.path.join(project, "shard-%d.json" % k)
-            t_shard, _ = timed(run + ["--shard=%d/2" % k, "--format=json", "--output=" + out], project)
-            rows.append(("devplace --shard=%d/2, no cache" % k, t_shard, "%.2fx cold" % (t_shard / t_cold)))
+            t_shard, _, m = timed(run + ["--shard=%d/2" % k, "--format=json", "--output=" + out], project)
+            rows.append(("devplace --shard=%d/2, no cache" % k, t_shard, "%.2fx cold" % (t_shard / t_cold), m))
             shard_reports.append(out)
         merged = subprocess.run([devplace, "merge"] + shard_reports, stdout=subprocess.PIPE, text=True).stdout
         single = open(os.path.join(project, "cold.json")).read()
-        strip = lambda text: [l for l in text.splitlines() if '"seconds"' not in l]
         same = strip(merged) == strip(single)
         rows.append(("merge of the two shards", 0.0,
-                     "same findings as one run" if same else "DIFFERENT from one run"))
+                     "same findings as one run" if same else "DIFFERENT from one run", None))
         if not same:
             print("merged shards differ from the single run", file=sys.stderr)
 
@@ -195,13 +258,13 @@ def main():
     title = "%d files (%s), -j %d, %s" % (len(sources), "generated" if not args.database else project,
                                           args.j, machine)
     if args.markdown:
-        print("%s\n\n| run | seconds | ratio |\n| --- | ---: | --- |" % title)
-        for name, seconds, ratio in rows:
-            print("| %s | %.1f | %s |" % (name, seconds, ratio))
+        print("%s\n\n| run | seconds | peak memory | ratio |\n| --- | ---: | ---: | --- |" % title)
+        for name, seconds, ratio, mib in rows:
+            print("| %s | %.1f | %s | %s |" % (name, seconds, "%.0f MiB" % mib if mib else "", ratio))
     else:
         print(title)
-        for name, seconds, ratio in rows:
-            print("%-45s %8.1f s  %s" % (name, seconds, ratio))
+        for name, seconds, ratio, mib in rows:
+            print("%-55s %8.1f s %8s  %s" % (name, seconds, "%.0f MiB" % mib if mib else "", ratio))
     return 0
 
 

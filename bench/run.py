@@ -5,6 +5,10 @@ tests).
 
 Workloads:
   real      a real LibTorch training file (examples/celeba_smile/train_buggy.cpp)
+  real-pch  the same file over a precompiled header of its leading #include
+            lines (built once per LLVM, not timed), for both commands: what
+            devplace does for files that share them (--preamble); the floor
+            is clang++ over the same header
   big-fn    a generated file with one 5,000-statement function full of
             branches, loops and sinks, on the mock headers
   many-fns  a generated file with 2,000 small functions, on the mock headers
@@ -116,6 +120,22 @@ def objects_and_tuples(n):
     return "\n".join(out) + "\n"
 
 
+def leading_includes(path):
+    """The #include lines that open a file (what devplace's --preamble shares)."""
+    out = []
+    for line in open(path):
+        text = line.strip()
+        if text.startswith("#include"):
+            name = text.split(None, 1)[1].split("//")[0].strip()
+            beside = os.path.join(os.path.dirname(os.path.abspath(path)), name[1:-1])
+            if name.startswith('"') and os.path.exists(beside):
+                text = '#include "%s"' % beside  # as devplace writes it
+            out.append(text)
+        elif text and not text.startswith("//"):
+            break
+    return "\n".join(out) + "\n"
+
+
 def measure(cmd):
     """Runs cmd; returns (CPU seconds, peak RSS in MiB, exit status)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -169,16 +189,27 @@ def main():
             f.write(text)
         files[name] = (path, MOCK)
     files["real"] = (os.path.join(ROOT, "examples", "celeba_smile", "train_buggy.cpp"), TORCH)
+    files["real-pch"] = files["real"]
 
     rows = []
-    for name in ("real", "big-fn", "many-fns", "chains", "objects"):
+    parse_alone = {}  # clang++'s median per workload, for real-pch's second ratio
+    for name in ("real", "real-pch", "big-fn", "many-fns", "chains", "objects"):
         if args.only and name not in args.only:
             continue
         path, flags = files[name]
         commands = []
         for version, clangxx, devplace in builds:
-            commands.append((("clang", version), [clangxx, "-fsyntax-only", *flags, path]))
-            commands.append((("devplace", version), [devplace, "--quiet", path, "--", *flags]))
+            extra = []
+            if name == "real-pch":
+                header = os.path.join(tmp, "leading-%s.h" % version)
+                with open(header, "w") as f:
+                    f.write(leading_includes(path))
+                pch = header + ".pch"
+                subprocess.run([clangxx, *flags, "-x", "c++-header", header, "-o", pch], check=True)
+                extra = ["-include-pch", pch]
+            commands.append((("clang", version), [clangxx, "-fsyntax-only", *flags, *extra, path]))
+            commands.append((("devplace", version),
+                             [devplace, "--quiet", "--preamble=never", path, "--", *flags, *extra]))
         if baseline:
             commands.append((("baseline", builds[0][0]), [baseline, "--quiet", path, "--", *flags]))
         times = {key: [] for key, _ in commands}
@@ -193,6 +224,10 @@ def main():
         for version, _, _ in builds:
             clang, tool = ("clang", version), ("devplace", version)
             tc, td = statistics.median(times[clang]), statistics.median(times[tool])
+            if name == "real-pch" and ("real", version) in parse_alone:
+                print(f"real-pch (LLVM {version}): devplace over the header against clang++ without one: "
+                      f"{td / parse_alone[('real', version)]:.2f}", file=sys.stderr)
+            parse_alone[(name, version)] = tc
             rows.append((name, version, tc, td, td / tc, mem[clang], mem[tool], mem[tool] / mem[clang]))
             print(f"{name} (LLVM {version}): CPU clang {tc:.2f}s, devplace {td:.2f}s, ratio {td / tc:.2f}; "
                   f"peak memory {mem[clang]:.0f} MiB vs {mem[tool]:.0f} MiB ({mem[tool] / mem[clang]:.2f})",

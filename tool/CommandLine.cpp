@@ -139,7 +139,7 @@ cl::opt<PreambleUse> Preamble(
              "#include lines over one precompiled header of those lines."),
     cl::init(PreambleUse::Auto),
     cl::values(clEnumValN(PreambleUse::Auto, "auto",
-                          "for two or more such files, or one kept in the cache"),
+                          "for more such files than -j, or one kept in the cache"),
                clEnumValN(PreambleUse::Always, "always",
                           "for every file with leading #includes"),
                clEnumValN(PreambleUse::Never, "never", "parse every file alone")),

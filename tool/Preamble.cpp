@@ -324,13 +324,15 @@ const PreambleFile *PreambleStore::get(const PreamblePlan &Plan,
       Entry = std::make_unique<Slot>();
     S = Entry.get();
   }
-  std::lock_guard<std::mutex> Guard(S->Lock);
-  if (!S->Done) {
+  int Unbuilt = Slot::Unbuilt;
+  if (S->State.compare_exchange_strong(Unbuilt, Slot::Building)) {
     S->File = Temporary ? std::nullopt : reuse(Plan.Key);
     if (!S->File)
       S->File = build(Plan, Adjust);
-    S->Done = true;
+    S->State = Slot::Ready;
   }
+  if (S->State != Slot::Ready)
+    return nullptr;
   return S->File ? &*S->File : nullptr;
 }
 

@@ -29,6 +29,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Process.h"
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -80,8 +81,9 @@ public:
   /// checked: get() checks it).
   bool kept(llvm::StringRef Key) const;
 
-  /// The preamble of \p Plan, checked or built on first request (other
-  /// threads asking for it wait); null when it cannot be built.
+  /// The preamble of \p Plan, checked or built on first request; null when
+  /// it cannot be built, and while another thread builds it (the caller
+  /// parses its file alone rather than leave its core idle).
   const PreambleFile *get(const PreamblePlan &Plan,
                           const clang::tooling::ArgumentsAdjuster &Adjust);
 
@@ -96,9 +98,9 @@ private:
   /// $DEVPLACE_CACHE_EXPLAIN: say why each preamble was rebuilt.
   void explain(const llvm::Twine &What);
   struct Slot {
-    std::mutex Lock;
-    bool Done = false;
-    std::optional<PreambleFile> File;
+    enum { Unbuilt, Building, Ready };
+    std::atomic<int> State{Unbuilt};
+    std::optional<PreambleFile> File; // written before State is Ready
   };
   std::optional<PreambleFile> reuse(llvm::StringRef Key);
   std::optional<PreambleFile> build(const PreamblePlan &Plan,

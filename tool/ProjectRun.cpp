@@ -335,8 +335,12 @@ void analyseFiles(const std::vector<std::string> &Files,
 
   auto RunOne = [&](const Pending &P) {
     const PreambleFile *Preamble = nullptr;
+    // Building one costs about a parse; it pays when the group is larger
+    // than the threads that parse at once (the others parse alone while it
+    // builds), or when one is kept from an earlier run.
     if (P.Plan && (Settings.Preamble == PreambleUse::Always ||
-                   PerPreamble[P.Plan->Key] > 1 || Preambles->kept(P.Plan->Key))) {
+                   PerPreamble[P.Plan->Key] > std::max(1u, Settings.Jobs) ||
+                   Preambles->kept(P.Plan->Key))) {
       ClangTidyContext Context(MakeOptions());
       Preamble = Preambles->get(*P.Plan, tidyAdjuster(Context));
     }

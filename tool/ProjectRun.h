@@ -34,7 +34,7 @@ using OptionsProviderFactory =
 
 /// When files are parsed over a shared precompiled preamble (Preamble.h).
 enum class PreambleUse {
-  Auto,   ///< for groups of two or more files to analyse, or one kept
+  Auto,   ///< for groups of more files to analyse than jobs, or one kept
   Always, ///< for every file whose leading includes can be shared
   Never
 };
