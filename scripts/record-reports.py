@@ -2,12 +2,14 @@
 """Records every report devplace gives on a corpus, in a stable text form, so
 that a change of the engine can be shown to keep them byte for byte.
 
-  scripts/record-reports.py BUILD_DIR OUT_FILE [-p DB_DIR ...]
+  scripts/record-reports.py BUILD_DIR OUT_FILE [-p DB_DIR ...] [--arg=ARG ...]
 
 The corpus: every lit input under test/checks (mock headers), the integration
 tests and the example (real LibTorch headers), each with all devplace checks
 and once more with StrictMode on; then every file of each compilation
-database named with -p (real projects fetched for a measurement). Each
+database named with -p (real projects fetched for a measurement). --arg
+passes an option to every devplace run (`--arg=--preamble=always`,
+`--arg=--traverse-headers`: the same reports in every mode). Each
 finding is one line: file:line:col check message, then its notes and fix-its
 indented, in the order devplace gives them."""
 import argparse
@@ -59,6 +61,7 @@ def main():
     ap.add_argument("-p", action="append", default=[], help="a compilation database directory")
     ap.add_argument("-j", default="2")
     ap.add_argument("--projects-only", action="store_true", help="skip the lit inputs and the example")
+    ap.add_argument("--arg", action="append", default=[], help="an option for every devplace run")
     a = ap.parse_args()
     devplace = os.path.join(os.path.abspath(a.build), "tool", "devplace")
     lines = []
@@ -71,11 +74,11 @@ def main():
         for strict in (False, True):
             cfg = "{CheckOptions: {StrictMode: %s}}" % ("true" if strict else "false")
             lines.append("== %s%s" % (os.path.relpath(path, ROOT), " (strict)" if strict else ""))
-            lines += run(devplace, ["--checks=-*,devplace-*", "--config=" + cfg, path, "--"] + flags, ROOT)
+            lines += run(devplace, ["--checks=-*,devplace-*", "--config=" + cfg] + a.arg + [path, "--"] + flags, ROOT)
     for db in a.p:
         db = os.path.abspath(db)
         lines.append("== project %s" % db)
-        lines += run(devplace, ["--checks=-*,devplace-*", "-j", a.j, "-p", db], db)
+        lines += run(devplace, ["--checks=-*,devplace-*", "-j", a.j] + a.arg + ["-p", db], db)
     with open(a.out, "w") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -22,8 +22,8 @@ namespace devplace_tool {
 
 static const char MetaFormat[] = "devplace-preamble-1";
 
-std::optional<std::string> leadingIncludes(StringRef Text, StringRef MainDir) {
-  std::string Header;
+std::vector<std::string> leadingIncludes(StringRef Text, StringRef MainDir) {
+  std::vector<std::string> Header;
   bool InComment = false;
   Text.consume_front("\xEF\xBB\xBF");
   while (!Text.empty()) {
@@ -74,15 +74,13 @@ std::optional<std::string> leadingIncludes(StringRef Text, StringRef MainDir) {
       SmallString<256> Beside(MainDir);
       sys::path::append(Beside, Name);
       if (sys::fs::exists(Beside)) {
-        Header += "#include \"" + std::string(Beside) + "\"\n";
+        Header.push_back("#include \"" + std::string(Beside) + "\"\n");
         continue;
       }
     }
-    Header += "#include " + std::string(1, Close == '>' ? '<' : '"') +
-              Name.str() + Close + "\n";
+    Header.push_back("#include " + std::string(1, Close == '>' ? '<' : '"') +
+                     Name.str() + Close + "\n");
   }
-  if (Header.empty())
-    return std::nullopt;
   return Header;
 }
 
@@ -208,19 +206,36 @@ PreambleStore::plan(const std::string &File, const CompileCommand &Command,
     return std::nullopt;
   SmallString<256> Abs(File);
   sys::fs::make_absolute(Command.Directory, Abs);
-  std::optional<std::string> Header =
+  std::vector<std::string> Lines =
       leadingIncludes((*Text)->getBuffer(), sys::path::parent_path(Abs));
-  if (!Header)
+  if (Lines.empty())
     return std::nullopt;
-  // The key: the command as the analysis will run it, main file left out.
-  std::string KeyText = Identity + '\0' + Command.Directory + '\0' + *Header;
-  // ClangTool's own adjustments first (the output file is left out).
+  // What keys it besides its lines: the command as the analysis will run
+  // it, ClangTool's own adjustments first (the output file is left out),
+  // the main file left out.
+  std::string CommandKey = Identity + '\0' + Command.Directory;
   ArgumentsAdjuster AsRun = combineAdjusters(
       combineAdjusters(getClangSyntaxOnlyAdjuster(), getClangStripOutputAdjuster()),
       combineAdjusters(getClangStripDependencyFileAdjuster(), Adjust));
   for (const std::string &Arg : AsRun(Command.CommandLine, Command.Filename))
-    KeyText += '\0' + (Arg == Command.Filename ? std::string("<main>") : Arg);
-  return PreamblePlan{ResultCache::hash(KeyText), std::move(*Header), Command};
+    CommandKey += '\0' + (Arg == Command.Filename ? std::string("<main>") : Arg);
+  PreamblePlan Plan{ResultCache::hash(CommandKey), std::move(Lines), Command, {}, {}};
+  Plan.take(Plan.Lines.size());
+  return Plan;
+}
+
+std::string PreamblePlan::prefixKey(size_t N) const {
+  std::string Text = CommandKey;
+  for (size_t I = 0; I < N && I < Lines.size(); ++I)
+    Text += '\0' + Lines[I];
+  return ResultCache::hash(Text);
+}
+
+void PreamblePlan::take(size_t N) {
+  Header.clear();
+  for (size_t I = 0; I < N && I < Lines.size(); ++I)
+    Header += Lines[I];
+  Key = prefixKey(N);
 }
 
 bool PreambleStore::kept(StringRef Key) const {

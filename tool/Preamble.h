@@ -35,16 +35,17 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace devplace_tool {
 
 class ResultCache;
 
-/// The #include lines that open \p Text (a main file's contents) as the
-/// header a preamble is built from, quoted includes found in \p MainDir
-/// spelled with it; std::nullopt when the file opens with none.
-std::optional<std::string> leadingIncludes(llvm::StringRef Text,
-                                           llvm::StringRef MainDir);
+/// The #include lines that open \p Text (a main file's contents), as a
+/// preamble's header writes them: quoted includes found in \p MainDir
+/// spelled with it. Empty when the file opens with none.
+std::vector<std::string> leadingIncludes(llvm::StringRef Text,
+                                         llvm::StringRef MainDir);
 
 /// A built preamble: the precompiled file and what its build read.
 struct PreambleFile {
@@ -52,11 +53,18 @@ struct PreambleFile {
   std::map<std::string, std::string> Dependencies; // DependencyRecorder's
 };
 
-/// What one file would share, from its compile command.
+/// What one file can share: its leading #include lines, of which a prefix
+/// is taken (the files of a run that share the most lines decide which).
 struct PreamblePlan {
-  std::string Key;
-  std::string Header; // leadingIncludes of the file
+  std::string CommandKey; // hash of what keys it besides its lines
+  std::vector<std::string> Lines;
   clang::tooling::CompileCommand Command; // the file's, for the build
+  std::string Key;    // of the prefix taken
+  std::string Header; // the prefix taken
+  /// The key of the first \p N lines.
+  std::string prefixKey(size_t N) const;
+  /// Takes the first \p N lines (all of them when a plan is made).
+  void take(size_t N);
 };
 
 class PreambleStore {
@@ -71,8 +79,9 @@ public:
   ~PreambleStore();
 
   /// The plan of \p File, whose one compile command is \p Command and whose
-  /// arguments the run adjusts with \p Adjust; std::nullopt when it has no
-  /// leading includes or its command brings its own precompiled header.
+  /// arguments the run adjusts with \p Adjust, all its lines taken;
+  /// std::nullopt when it has no leading includes or its command brings its
+  /// own precompiled header.
   std::optional<PreamblePlan> plan(const std::string &File,
                                    const clang::tooling::CompileCommand &Command,
                                    const clang::tooling::ArgumentsAdjuster &Adjust);

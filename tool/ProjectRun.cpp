@@ -284,6 +284,53 @@ singleCommand(const std::string &File, const CompilationDatabase &Compilations) 
   return Commands.front();
 }
 
+namespace {
+/// A file the cache did not answer.
+struct Pending {
+  std::string File;
+  std::string Key; // the cache's
+  std::optional<PreamblePlan> Plan;
+};
+} // namespace
+
+/// Which prefix of its leading lines each file shares, if any. Building a
+/// preamble costs about one parse, so one pays when more files than the
+/// threads that parse at once share it (the others parse alone while it
+/// builds), or when one is kept from an earlier run. A file takes the
+/// prefix the most files share, the longer one on a tie: files that all
+/// begin with <torch/torch.h> and then differ share that line's preamble.
+static void choosePreambles(std::vector<Pending> &Work, PreambleStore &Store,
+                            const RunSettings &Settings) {
+  if (Settings.Preamble == PreambleUse::Always)
+    return; // every plan keeps all its lines
+  std::map<std::string, unsigned> Sharing; // prefix key -> files
+  for (const Pending &P : Work)
+    if (P.Plan)
+      for (size_t N = 1; N <= P.Plan->Lines.size(); ++N)
+        ++Sharing[P.Plan->prefixKey(N)];
+  unsigned Threshold = std::max(1u, Settings.Jobs);
+  for (Pending &P : Work) {
+    if (!P.Plan)
+      continue;
+    size_t Best = 0;
+    unsigned BestCount = 0;
+    for (size_t N = 1; N <= P.Plan->Lines.size(); ++N) {
+      std::string Key = P.Plan->prefixKey(N);
+      unsigned Count = Sharing[Key];
+      if (Store.kept(Key))
+        Count = std::max(Count, Threshold + 1);
+      if (Count > Threshold && Count >= BestCount) {
+        Best = N;
+        BestCount = Count;
+      }
+    }
+    if (Best)
+      P.Plan->take(Best);
+    else
+      P.Plan.reset();
+  }
+}
+
 void analyseFiles(const std::vector<std::string> &Files,
                   const CompilationDatabase &Compilations,
                   const OptionsProviderFactory &MakeOptions,
@@ -295,11 +342,6 @@ void analyseFiles(const std::vector<std::string> &Files,
     Done(R);
   };
   // Answered from the cache first: what is left decides the preambles.
-  struct Pending {
-    std::string File;
-    std::string Key; // the cache's
-    std::optional<PreamblePlan> Plan;
-  };
   std::vector<Pending> Work;
   for (const std::string &File : Files) {
     Pending P{File, {}, std::nullopt};
@@ -318,7 +360,6 @@ void analyseFiles(const std::vector<std::string> &Files,
   }
 
   std::unique_ptr<PreambleStore> Preambles;
-  std::map<std::string, unsigned> PerPreamble;
   if (Settings.Preamble != PreambleUse::Never && !Work.empty()) {
     std::string Error; // without a folder for them, files parse alone
     Preambles = PreambleStore::open(
@@ -329,18 +370,13 @@ void analyseFiles(const std::vector<std::string> &Files,
     ArgumentsAdjuster Adjust = tidyAdjuster(Context);
     for (Pending &P : Work)
       if (std::optional<CompileCommand> C = singleCommand(P.File, Compilations))
-        if ((P.Plan = Preambles->plan(P.File, *C, Adjust)))
-          ++PerPreamble[P.Plan->Key];
+        P.Plan = Preambles->plan(P.File, *C, Adjust);
+    choosePreambles(Work, *Preambles, Settings);
   }
 
   auto RunOne = [&](const Pending &P) {
     const PreambleFile *Preamble = nullptr;
-    // Building one costs about a parse; it pays when the group is larger
-    // than the threads that parse at once (the others parse alone while it
-    // builds), or when one is kept from an earlier run.
-    if (P.Plan && (Settings.Preamble == PreambleUse::Always ||
-                   PerPreamble[P.Plan->Key] > std::max(1u, Settings.Jobs) ||
-                   Preambles->kept(P.Plan->Key))) {
+    if (P.Plan) {
       ClangTidyContext Context(MakeOptions());
       Preamble = Preambles->get(*P.Plan, tidyAdjuster(Context));
     }

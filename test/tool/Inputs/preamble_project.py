@@ -9,9 +9,12 @@ Usage: preamble_project.py DIR INPUTS
   src/sink_a.cpp,    <torch/torch.h> then "model.h": a host read of what the
   src/sink_b.cpp     header's function returns (a summary of header code)
   src/clean.cpp      the same leading lines, nothing to report
-  src/twice_a.cpp,   leading lines that include the unguarded header: a
-  src/twice_b.cpp    preamble of them makes its struct defined twice
+  src/twice_a.cpp,   leading lines that begin with the unguarded header: a
+  src/twice_b.cpp    preamble of it makes its struct defined twice
   src/alone.cpp      leading lines of its own (<vector> first)
+
+The sink files and clean.cpp share two lines, and <torch/torch.h> with
+nothing else; the preamble they take is the longest the most files share.
   src/macro.cpp      a #define before its includes: nothing to share
 """
 import json
@@ -49,9 +52,9 @@ CLEAN = """#include <torch/torch.h>
 float clean(const torch::Tensor &x) { return x.cpu().data_ptr<float>()[0]; }
 """
 
-TWICE = """#include <torch/torch.h>
+TWICE = """#include "unguarded.h"
+#include <torch/torch.h>
 #include "guarded.h"
-#include "unguarded.h"
 
 float twice_{name}(const torch::Tensor &x) {{
   Unguarded u;
