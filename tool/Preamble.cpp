@@ -22,6 +22,11 @@ namespace devplace_tool {
 
 static const char MetaFormat[] = "devplace-preamble-1";
 
+void setUpAsAnalysis(CompilerInvocation &Invocation) {
+  // As clang-tidy does: code may test __clang_analyzer__.
+  Invocation.getPreprocessorOpts().SetUpStaticAnalyzer = true;
+}
+
 std::vector<std::string> leadingIncludes(StringRef Text, StringRef MainDir) {
   std::vector<std::string> Header;
   bool InComment = false;
@@ -109,8 +114,7 @@ public:
                      FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
                      DiagnosticConsumer *DiagConsumer) override {
-    // As the analysis sets it (a PCH's predefined macros must match).
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    setUpAsAnalysis(*Invocation); // a PCH's predefined macros must match
     Invocation->getFrontendOpts().OutputFile = Output;
     Invocation->getFrontendOpts().ProgramAction = frontend::GeneratePCH;
     return FrontendActionFactory::runInvocation(Invocation, Files,
@@ -248,32 +252,23 @@ std::optional<PreambleFile> PreambleStore::reuse(StringRef Key) {
     explain("preamble " + Key + " rebuilt: " + Why);
     return std::nullopt;
   };
-  auto Buffer = MemoryBuffer::getFile(path(Key, ".json"));
-  if (!Buffer)
-    return Rebuild("none kept");
-  Expected<json::Value> Meta = json::parse((*Buffer)->getBuffer());
-  if (!Meta) {
-    consumeError(Meta.takeError());
-    return Rebuild("its record is not JSON");
-  }
+  std::string Why;
+  std::optional<json::Value> Meta = readRecord(path(Key, ".json"), MetaFormat, Key, Why);
+  if (!Meta)
+    return Rebuild(Why);
   const json::Object *O = Meta->getAsObject();
-  const json::Object *Dependencies = O ? O->getObject("dependencies") : nullptr;
-  if (!Dependencies || O->getString("format") != StringRef(MetaFormat) ||
-      O->getString("key") != Key)
-    return Rebuild("its record is of another format or key");
+  const json::Object *Dependencies = O->getObject("dependencies");
+  if (!Dependencies)
+    return Rebuild("its record lists no dependencies");
   PreambleFile P{path(Key, ".pch"), {}};
   // A damaged or replaced precompiled file is never loaded.
   if (O->getString("pch") != StringRef(hashFile(P.Pch)))
     return Rebuild("the precompiled file is not the one recorded");
-  for (const auto &[File, Seen] : *Dependencies) {
-    auto Recorded = Seen.getAsString();
-    if (!Recorded)
-      return Rebuild("its record is damaged");
-    std::string Now = observePath(File, Recorded->starts_with("r:"));
-    if (Now != *Recorded)
-      return Rebuild(File + " was " + *Recorded + ", is " + Now);
-    P.Dependencies[File.str()] = Recorded->str();
-  }
+  std::string Changed = changedDependency(*Dependencies, observePath);
+  if (!Changed.empty())
+    return Rebuild(Changed);
+  for (const auto &[File, Seen] : *Dependencies)
+    P.Dependencies[File.str()] = Seen.getAsString()->str();
   explain("preamble " + Key + " reused");
   markUsed(P.Pch);
   return P;
@@ -284,11 +279,13 @@ std::optional<PreambleFile> PreambleStore::build(const PreamblePlan &Plan,
   std::string Header = path(Plan.Key, ".h");
   if (!writeAtomically(Header, Plan.Header))
     return std::nullopt;
-  // The main file's command with the header in its place, compiled as one.
+  // The main file's command, adjusted as the analysis adjusts it for the
+  // main file (a .clang-tidy's ExtraArgs are found from the main file's
+  // folder, not this one), with the header in its place, compiled as one.
   CompileCommand C = Plan.Command;
   C.Filename = Header;
   std::vector<std::string> Args;
-  for (const std::string &Arg : Plan.Command.CommandLine) {
+  for (const std::string &Arg : Adjust(Plan.Command.CommandLine, Plan.Command.Filename)) {
     if (Arg == Plan.Command.Filename) {
       Args.insert(Args.end(), {"-x", "c++-header", Header});
       continue;
@@ -301,7 +298,6 @@ std::optional<PreambleFile> PreambleStore::build(const PreamblePlan &Plan,
   auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Recorder);
   ClangTool Tool(Database, {Header}, std::make_shared<PCHContainerOperations>(), FS);
   Tool.setPrintErrorMessage(false);
-  Tool.appendArgumentsAdjuster(Adjust);
   ErrorCounter Errors;
   Tool.setDiagnosticConsumer(&Errors);
   std::string Pch = path(Plan.Key, ".pch");

@@ -37,6 +37,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class CompilerInvocation;
+}
+
 namespace devplace_tool {
 
 class ResultCache;
@@ -46,6 +50,10 @@ class ResultCache;
 /// spelled with it. Empty when the file opens with none.
 std::vector<std::string> leadingIncludes(llvm::StringRef Text,
                                          llvm::StringRef MainDir);
+
+/// What every parse of a run sets in its invocation, the preambles' builds
+/// included (a precompiled header must be built as it is read).
+void setUpAsAnalysis(clang::CompilerInvocation &Invocation);
 
 /// A built preamble: the precompiled file and what its build read.
 struct PreambleFile {

@@ -147,8 +147,7 @@ public:
                      FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
                      DiagnosticConsumer *DiagConsumer) override {
-    // As clang-tidy does: code may test __clang_analyzer__.
-    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    setUpAsAnalysis(*Invocation);
     // No "N errors generated." from each of many parallel files: the
     // summary line counts what failed.
     Invocation->getDiagnosticOpts().ShowCarets = false;
@@ -205,10 +204,14 @@ static ArgumentsAdjuster tidyAdjuster(ClangTidyContext &Context) {
       getStripPluginsAdjuster());
 }
 
-static bool hasCompilerError(const FileResult &R) {
+/// Whether a parse over a preamble may have failed because of it: some
+/// compiler error other than a header not found (the preamble changes no
+/// include search: such a file fails alone too, so it is not parsed twice).
+static bool mayBePreamblesFault(const FileResult &R) {
   for (const ClangTidyError &E : R.Errors)
     if (E.DiagLevel == ClangTidyError::Error &&
-        StringRef(E.DiagnosticName).starts_with("clang-diagnostic-"))
+        StringRef(E.DiagnosticName).starts_with("clang-diagnostic-") &&
+        !StringRef(E.Message.Message).ends_with("file not found"))
       return true;
   return false;
 }
@@ -249,11 +252,11 @@ static FileResult analyseFile(const std::string &File,
                       Effective.HeaderFilterRegex.value_or("").empty() &&
                       !Effective.SystemHeaders.value_or(false);
   ActionFactory Factory(Context, Result.Functions, FS, MainFileOnly);
-  bool Failed = Tool.run(&Factory) != 0;
+  Tool.run(&Factory);
   Result.Errors = DiagConsumer.take();
   // Over a preamble, a compiler error may be the preamble's (a header
   // without include guards read twice): the file is parsed again alone.
-  if (Preamble && (Failed || hasCompilerError(Result))) {
+  if (Preamble && mayBePreamblesFault(Result)) {
     if (sys::Process::GetEnv("DEVPLACE_CACHE_EXPLAIN"))
       errs() << "devplace: " << File << " parsed again without its preamble\n";
     return analyseFile(File, Compilations, MakeOptions, Settings, nullptr);

@@ -312,6 +312,41 @@ std::string observePath(StringRef Path, bool Contents) {
   return "a";
 }
 
+std::optional<json::Value> readRecord(StringRef Path, StringRef Format,
+                                      StringRef Key, std::string &Why) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!Buffer) {
+    Why = "none on disk";
+    return std::nullopt;
+  }
+  Expected<json::Value> Record = json::parse((*Buffer)->getBuffer());
+  if (!Record) {
+    consumeError(Record.takeError());
+    Why = "it is not JSON";
+    return std::nullopt;
+  }
+  const json::Object *O = Record->getAsObject();
+  if (!O || O->getString("format") != Format || O->getString("key") != Key) {
+    Why = "it is of another format or key";
+    return std::nullopt;
+  }
+  return std::move(*Record);
+}
+
+std::string changedDependency(const json::Object &Dependencies,
+                              function_ref<std::string(StringRef, bool)> Observe) {
+  for (const auto &[File, Seen] : Dependencies) {
+    auto Recorded = Seen.getAsString();
+    if (!Recorded)
+      return "its dependencies are damaged";
+    std::string Now = Observe(File, Recorded->starts_with("r:"));
+    if (Now != *Recorded)
+      return (File + " was " + *Recorded + ", is " + Now).str();
+  }
+  return "";
+}
+
 void markUsed(StringRef Path) {
   int FD;
   if (!sys::fs::openFileForWrite(Path, FD, sys::fs::CD_OpenExisting,
@@ -345,30 +380,18 @@ std::optional<FileResult> ResultCache::lookup(StringRef Key) {
     return std::nullopt;
   };
   std::string Path = entryPath(Key);
-  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
-  if (!Buffer)
-    return Miss("no entry");
-  Expected<json::Value> Entry = json::parse((*Buffer)->getBuffer());
-  if (!Entry) {
-    consumeError(Entry.takeError());
-    return Miss("the entry is not JSON");
-  }
+  std::string Why;
+  std::optional<json::Value> Entry = readRecord(Path, EntryFormat, Key, Why);
+  if (!Entry)
+    return Miss(Why);
   const json::Object *O = Entry->getAsObject();
-  if (!O || O->getString("format") != StringRef(EntryFormat) ||
-      O->getString("key") != Key)
-    return Miss("the entry is of another format or key");
   const json::Object *Dependencies = O->getObject("dependencies");
   if (!Dependencies)
     return Miss("the entry lists no dependencies");
-  for (const auto &[File, Seen] : *Dependencies) {
-    auto Recorded = Seen.getAsString();
-    if (!Recorded)
-      return Miss("the entry is damaged");
-    std::string Now = observe(File, Recorded->starts_with("r:"));
-    if (Now != *Recorded)
-      return Miss(File + " was " + *Recorded + ", is " + Now);
-  }
+  std::string Changed = changedDependency(
+      *Dependencies, [&](StringRef File, bool Contents) { return observe(File, Contents); });
+  if (!Changed.empty())
+    return Miss(Changed);
   FileResult R;
   if (!resultFromJson(O->getObject("result"), R))
     return Miss("the entry's result is damaged");

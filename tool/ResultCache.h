@@ -23,7 +23,9 @@
 
 #include "Findings.h"
 #include "devplace/Compat.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <atomic>
 #include <map>
@@ -117,6 +119,20 @@ private:
 /// What \p Path holds now, in DependencyRecorder's terms (with \p Contents,
 /// the hash of a file's bytes).
 std::string observePath(llvm::StringRef Path, bool Contents);
+
+/// A record of devplace's on disk (a cache entry, a preamble's record) when
+/// \p Path holds one of \p Format written for \p Key (a JSON object);
+/// otherwise std::nullopt, with why in \p Why.
+std::optional<llvm::json::Value> readRecord(llvm::StringRef Path,
+                                            llvm::StringRef Format,
+                                            llvm::StringRef Key, std::string &Why);
+
+/// The first of a record's \p Dependencies no longer as recorded ("FILE
+/// was X, is Y"), or "" when all are; \p Observe says what a path holds
+/// now (observePath, or a memoised form of it).
+std::string changedDependency(
+    const llvm::json::Object &Dependencies,
+    llvm::function_ref<std::string(llvm::StringRef, bool)> Observe);
 
 /// Marks \p Path as just used: the least recently used entry goes first
 /// when the cache is full.

@@ -4,7 +4,8 @@
 Usage: preamble_project.py DIR INPUTS
 
   src/model.h        the project's header, found beside the sources: an
-                     inline function that moves its argument to CUDA
+                     inline function that moves its argument to CUDA when
+                     the .clang-tidy's ExtraArgs define DEVPLACE_TEST_GPU
   src/guarded.h      a header with include guards; src/unguarded.h one without
   src/sink_a.cpp,    <torch/torch.h> then "model.h": a host read of what the
   src/sink_b.cpp     header's function returns (a summary of header code)
@@ -16,6 +17,8 @@ Usage: preamble_project.py DIR INPUTS
 The sink files and clean.cpp share two lines, and <torch/torch.h> with
 nothing else; the preamble they take is the longest the most files share.
   src/macro.cpp      a #define before its includes: nothing to share
+  src/missing.cpp    the sink files' lines, then a header that does not
+                     exist: it fails over the preamble as it fails alone
 """
 import json
 import os
@@ -23,8 +26,16 @@ import sys
 
 MODEL = """#pragma once
 #include <torch/torch.h>
-
+#ifdef DEVPLACE_TEST_GPU
 inline torch::Tensor to_gpu(const torch::Tensor &x) { return x.to(torch::kCUDA); }
+#else
+inline torch::Tensor to_gpu(const torch::Tensor &x) { return x; }
+#endif
+"""
+
+# The macro model.h tests comes from the configuration, found from the
+# sources' folder: a preamble must be built with it too.
+CLANG_TIDY = """ExtraArgs: ['-DDEVPLACE_TEST_GPU']
 """
 
 GUARDED = """#ifndef GUARDED_H
@@ -72,6 +83,13 @@ float alone(const torch::Tensor &x) {
 }
 """
 
+MISSING = """#include <torch/torch.h>
+#include "model.h"
+#include <no_such_header.h>
+
+float missing(const torch::Tensor &x) { return x.cpu().data_ptr<float>()[0]; }
+"""
+
 MACRO = """#define DEVPLACE_TEST_MACRO 1
 #include <torch/torch.h>
 
@@ -90,10 +108,13 @@ def main():
     files = {"model.h": MODEL, "guarded.h": GUARDED, "unguarded.h": UNGUARDED,
              "sink_a.cpp": SINK.format(name="a"), "sink_b.cpp": SINK.format(name="b"),
              "clean.cpp": CLEAN, "twice_a.cpp": TWICE.format(name="a"),
-             "twice_b.cpp": TWICE.format(name="b"), "alone.cpp": ALONE, "macro.cpp": MACRO}
+             "twice_b.cpp": TWICE.format(name="b"), "alone.cpp": ALONE, "macro.cpp": MACRO,
+             "missing.cpp": MISSING}
     for name, text in files.items():
         with open(os.path.join(src, name), "w") as f:
             f.write(text)
+    with open(os.path.join(root, ".clang-tidy"), "w") as f:
+        f.write(CLANG_TIDY)
     db = [{"directory": os.path.join(root, "build"),
            "command": "clang++ -std=c++17 -I%s -c %s -o %s.o" % (inputs, os.path.join(src, n), n),
            "file": os.path.join(src, n)}
