@@ -135,12 +135,6 @@ public:
   unsigned Errors = 0;
 };
 
-std::string hashFile(StringRef Path) {
-  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
-  return Buffer ? ResultCache::hash((*Buffer)->getBuffer()) : std::string();
-}
-
 bool writeAtomically(StringRef Final, StringRef Text) {
   SmallString<256> Temporary;
   int FD;
@@ -262,7 +256,7 @@ std::optional<PreambleFile> PreambleStore::reuse(StringRef Key) {
     return Rebuild("its record lists no dependencies");
   PreambleFile P{path(Key, ".pch"), {}};
   // A damaged or replaced precompiled file is never loaded.
-  if (O->getString("pch") != StringRef(hashFile(P.Pch)))
+  if (O->getString("pch") != StringRef(observePath(P.Pch, /*Contents=*/true)))
     return Rebuild("the precompiled file is not the one recorded");
   std::string Changed = changedDependency(*Dependencies, observePath);
   if (!Changed.empty())
@@ -316,7 +310,7 @@ std::optional<PreambleFile> PreambleStore::build(const PreamblePlan &Plan,
       Seen[File] = What;
     json::Object Meta{{"format", MetaFormat},
                       {"key", Plan.Key},
-                      {"pch", hashFile(Pch)},
+                      {"pch", observePath(Pch, /*Contents=*/true)},
                       {"dependencies", std::move(Seen)}};
     std::string Text;
     raw_string_ostream(Text) << json::Value(std::move(Meta));
