@@ -436,6 +436,7 @@ void ResultCache::store(
 
 void ResultCache::evict() {
   struct Held {
+    bool Entry; // a result entry, else a preamble or its record
     std::string Path;
     uint64_t Size;
     sys::TimePoint<> Used;
@@ -460,13 +461,16 @@ void ResultCache::evict() {
     // record: a preamble whose record went first is rebuilt, never used).
     if (!Name.ends_with(".json") && !Name.ends_with(".pch"))
       continue;
-    Entries.push_back({I->path(), S.getSize(), S.getLastModificationTime()});
+    bool InPreambles = sys::path::filename(sys::path::parent_path(I->path())) == "preambles";
+    Entries.push_back({!InPreambles, I->path(), S.getSize(), S.getLastModificationTime()});
     Total += S.getSize();
   }
   if (Total <= MaxBytes)
     return;
+  // Preambles go first: one costs a single parse to rebuild, where each
+  // entry saves one, and it is a hundred megabytes.
   llvm::sort(Entries, [](const Held &A, const Held &B) {
-    return std::tie(A.Used, A.Path) < std::tie(B.Used, B.Path);
+    return std::tie(A.Entry, A.Used, A.Path) < std::tie(B.Entry, B.Used, B.Path);
   });
   for (const Held &H : Entries) {
     if (Total <= MaxBytes / 10 * 9)
