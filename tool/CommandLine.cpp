@@ -138,17 +138,19 @@ cl::opt<PreambleUse> Preamble(
     cl::desc("Parse files that share their compile command and leading\n"
              "#include lines over one precompiled header of those lines."),
     cl::init(PreambleUse::Auto),
-    cl::values(clEnumValN(PreambleUse::Auto, "auto",
-                          "for more such files than -j, or one kept in the cache"),
-               clEnumValN(PreambleUse::Always, "always",
-                          "for every file with leading #includes"),
-               clEnumValN(PreambleUse::Never, "never", "parse every file alone")),
+    cl::values(
+        clEnumValN(PreambleUse::Auto, "auto",
+                   "for more such files than -j, or one kept in the cache"),
+        clEnumValN(PreambleUse::Always, "always",
+                   "for every file with leading #includes"),
+        clEnumValN(PreambleUse::Never, "never", "parse every file alone")),
     cl::cat(DevplaceCategory));
 cl::opt<bool> TraverseHeaders(
     "traverse-headers",
-    cl::desc("Walk every header's declarations, not only the main file's\n"
-             "(clang-tidy's own traversal: slower, the same devplace findings;\n"
-             "implied by --header-filter and --system-headers)."),
+    cl::desc(
+        "Walk every header's declarations, not only the main file's\n"
+        "(clang-tidy's own traversal: slower, the same devplace findings;\n"
+        "implied by --header-filter and --system-headers)."),
     cl::init(false), cl::cat(DevplaceCategory));
 
 /// Parses a configuration; on failure `Problem` is one line: where and why

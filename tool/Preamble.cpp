@@ -128,7 +128,8 @@ private:
 /// Counts the errors of a build; prints nothing.
 class ErrorCounter : public DiagnosticConsumer {
 public:
-  void HandleDiagnostic(DiagnosticsEngine::Level L, const clang::Diagnostic &) override {
+  void HandleDiagnostic(DiagnosticsEngine::Level L,
+                        const clang::Diagnostic &) override {
     if (L >= DiagnosticsEngine::Error)
       ++Errors;
   }
@@ -196,7 +197,8 @@ std::optional<PreamblePlan>
 PreambleStore::plan(const std::string &File, const CompileCommand &Command,
                     const ArgumentsAdjuster &Adjust) {
   for (const std::string &Arg : Command.CommandLine)
-    if (StringRef(Arg).contains("-include-pch") || StringRef(Arg).starts_with("-emit-"))
+    if (StringRef(Arg).contains("-include-pch") ||
+        StringRef(Arg).starts_with("-emit-"))
       return std::nullopt; // the build brings its own precompiled header
   auto Text = MemoryBuffer::getFile(File, /*IsText=*/false,
                                     /*RequiresNullTerminator=*/false);
@@ -213,11 +215,14 @@ PreambleStore::plan(const std::string &File, const CompileCommand &Command,
   // the main file left out.
   std::string CommandKey = Identity + '\0' + Command.Directory;
   ArgumentsAdjuster AsRun = combineAdjusters(
-      combineAdjusters(getClangSyntaxOnlyAdjuster(), getClangStripOutputAdjuster()),
+      combineAdjusters(getClangSyntaxOnlyAdjuster(),
+                       getClangStripOutputAdjuster()),
       combineAdjusters(getClangStripDependencyFileAdjuster(), Adjust));
   for (const std::string &Arg : AsRun(Command.CommandLine, Command.Filename))
-    CommandKey += '\0' + (Arg == Command.Filename ? std::string("<main>") : Arg);
-  PreamblePlan Plan{ResultCache::hash(CommandKey), std::move(Lines), Command, {}, {}};
+    CommandKey +=
+        '\0' + (Arg == Command.Filename ? std::string("<main>") : Arg);
+  PreamblePlan Plan{
+      ResultCache::hash(CommandKey), std::move(Lines), Command, {}, {}};
   Plan.take(Plan.Lines.size());
   return Plan;
 }
@@ -247,7 +252,8 @@ std::optional<PreambleFile> PreambleStore::reuse(StringRef Key) {
     return std::nullopt;
   };
   std::string Why;
-  std::optional<json::Value> Meta = readRecord(path(Key, ".json"), MetaFormat, Key, Why);
+  std::optional<json::Value> Meta =
+      readRecord(path(Key, ".json"), MetaFormat, Key, Why);
   if (!Meta)
     return Rebuild(Why);
   const json::Object *O = Meta->getAsObject();
@@ -268,8 +274,9 @@ std::optional<PreambleFile> PreambleStore::reuse(StringRef Key) {
   return P;
 }
 
-std::optional<PreambleFile> PreambleStore::build(const PreamblePlan &Plan,
-                                                 const ArgumentsAdjuster &Adjust) {
+std::optional<PreambleFile>
+PreambleStore::build(const PreamblePlan &Plan,
+                     const ArgumentsAdjuster &Adjust) {
   std::string Header = path(Plan.Key, ".h");
   if (!writeAtomically(Header, Plan.Header))
     return std::nullopt;
@@ -279,7 +286,8 @@ std::optional<PreambleFile> PreambleStore::build(const PreamblePlan &Plan,
   CompileCommand C = Plan.Command;
   C.Filename = Header;
   std::vector<std::string> Args;
-  for (const std::string &Arg : Adjust(Plan.Command.CommandLine, Plan.Command.Filename)) {
+  for (const std::string &Arg :
+       Adjust(Plan.Command.CommandLine, Plan.Command.Filename)) {
     if (Arg == Plan.Command.Filename) {
       Args.insert(Args.end(), {"-x", "c++-header", Header});
       continue;
@@ -288,18 +296,23 @@ std::optional<PreambleFile> PreambleStore::build(const PreamblePlan &Plan,
   }
   C.CommandLine = std::move(Args);
   HeaderDatabase Database(C);
-  auto Recorder = makeIntrusiveRefCnt<DependencyRecorder>(vfs::createPhysicalFileSystem());
+  auto Recorder =
+      makeIntrusiveRefCnt<DependencyRecorder>(vfs::createPhysicalFileSystem());
   auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Recorder);
-  ClangTool Tool(Database, {Header}, std::make_shared<PCHContainerOperations>(), FS);
+  ClangTool Tool(Database, {Header}, std::make_shared<PCHContainerOperations>(),
+                 FS);
   Tool.setPrintErrorMessage(false);
   ErrorCounter Errors;
   Tool.setDiagnosticConsumer(&Errors);
   std::string Pch = path(Plan.Key, ".pch");
-  std::string Building = Pch + ".tmp-" + std::to_string(sys::Process::getProcessId());
+  std::string Building =
+      Pch + ".tmp-" + std::to_string(sys::Process::getProcessId());
   PchFactory Factory(Building);
-  if (Tool.run(&Factory) != 0 || Errors.Errors || sys::fs::rename(Building, Pch)) {
+  if (Tool.run(&Factory) != 0 || Errors.Errors ||
+      sys::fs::rename(Building, Pch)) {
     sys::fs::remove(Building);
-    explain("preamble " + Plan.Key + " not built: its headers do not compile alone");
+    explain("preamble " + Plan.Key +
+            " not built: its headers do not compile alone");
     return std::nullopt;
   }
   PreambleFile P{Pch, Recorder->take()};

@@ -67,8 +67,8 @@ struct PreamblePlan {
   std::string CommandKey; // hash of what keys it besides its lines
   std::vector<std::string> Lines;
   clang::tooling::CompileCommand Command; // the file's, for the build
-  std::string Key;    // of the prefix taken
-  std::string Header; // the prefix taken
+  std::string Key;                        // of the prefix taken
+  std::string Header;                     // the prefix taken
   /// The key of the first \p N lines.
   std::string prefixKey(size_t N) const;
   /// Takes the first \p N lines (all of them when a plan is made).
@@ -81,18 +81,17 @@ public:
   /// when it is empty, in a temporary folder removed with the store.
   /// \p ToolIdentity names this devplace build. Null, with \p Error, when
   /// no folder can be made.
-  static std::unique_ptr<PreambleStore> open(llvm::StringRef KeepDir,
-                                             std::string ToolIdentity,
-                                             std::string &Error);
+  static std::unique_ptr<PreambleStore>
+  open(llvm::StringRef KeepDir, std::string ToolIdentity, std::string &Error);
   ~PreambleStore();
 
   /// The plan of \p File, whose one compile command is \p Command and whose
   /// arguments the run adjusts with \p Adjust, all its lines taken;
   /// std::nullopt when it has no leading includes or its command brings its
   /// own precompiled header.
-  std::optional<PreamblePlan> plan(const std::string &File,
-                                   const clang::tooling::CompileCommand &Command,
-                                   const clang::tooling::ArgumentsAdjuster &Adjust);
+  std::optional<PreamblePlan>
+  plan(const std::string &File, const clang::tooling::CompileCommand &Command,
+       const clang::tooling::ArgumentsAdjuster &Adjust);
 
   /// Whether a preamble for \p Key is on disk from an earlier run (not yet
   /// checked: get() checks it).
@@ -111,7 +110,8 @@ private:
   PreambleStore(std::string Dir, bool Temporary, std::string Identity)
       : Dir(std::move(Dir)), Temporary(Temporary),
         Identity(std::move(Identity)),
-        Explain(llvm::sys::Process::GetEnv("DEVPLACE_CACHE_EXPLAIN").has_value()) {}
+        Explain(
+            llvm::sys::Process::GetEnv("DEVPLACE_CACHE_EXPLAIN").has_value()) {}
   /// $DEVPLACE_CACHE_EXPLAIN: say why each preamble was rebuilt.
   void explain(const llvm::Twine &What);
   struct Slot {
@@ -120,8 +120,9 @@ private:
     std::optional<PreambleFile> File; // written before State is Ready
   };
   std::optional<PreambleFile> reuse(llvm::StringRef Key);
-  std::optional<PreambleFile> build(const PreamblePlan &Plan,
-                                    const clang::tooling::ArgumentsAdjuster &Adjust);
+  std::optional<PreambleFile>
+  build(const PreamblePlan &Plan,
+        const clang::tooling::ArgumentsAdjuster &Adjust);
   std::string path(llvm::StringRef Key, llvm::StringRef Extension) const;
 
   std::string Dir;

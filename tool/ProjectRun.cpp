@@ -122,7 +122,8 @@ public:
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     // First, so that its scope is set before the others run.
     if (MainFileOnly)
-      Consumers.push_back(std::make_unique<MainFileScope>(CI.getSourceManager()));
+      Consumers.push_back(
+          std::make_unique<MainFileScope>(CI.getSourceManager()));
     Consumers.push_back(Tidy.createASTConsumer(CI, File));
     Consumers.push_back(std::make_unique<FunctionIndexer>(Functions));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
@@ -137,7 +138,8 @@ private:
 class ActionFactory : public FrontendActionFactory {
 public:
   ActionFactory(ClangTidyContext &Context, FunctionIndex &Functions,
-                IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS, bool MainFileOnly)
+                IntrusiveRefCntPtr<vfs::OverlayFileSystem> FS,
+                bool MainFileOnly)
       : Tidy(Context, std::move(FS)), Functions(Functions),
         MainFileOnly(MainFileOnly) {}
   std::unique_ptr<FrontendAction> create() override {
@@ -234,7 +236,8 @@ static FileResult analyseFile(const std::string &File,
   if (Cache)
     Base = Recorder = makeIntrusiveRefCnt<DependencyRecorder>(Base);
   auto FS = makeIntrusiveRefCnt<vfs::OverlayFileSystem>(Base);
-  ClangTool Tool(Compilations, {File}, std::make_shared<PCHContainerOperations>(), FS);
+  ClangTool Tool(Compilations, {File},
+                 std::make_shared<PCHContainerOperations>(), FS);
   Tool.setPrintErrorMessage(false);
   Tool.appendArgumentsAdjuster(tidyAdjuster(Context));
   if (Preamble)
@@ -280,7 +283,8 @@ static FileResult analyseFile(const std::string &File,
 
 /// The single compile command of \p File, or none when it has several.
 static std::optional<CompileCommand>
-singleCommand(const std::string &File, const CompilationDatabase &Compilations) {
+singleCommand(const std::string &File,
+              const CompilationDatabase &Compilations) {
   std::vector<CompileCommand> Commands = Compilations.getCompileCommands(File);
   if (Commands.size() != 1)
     return std::nullopt;
@@ -305,7 +309,7 @@ struct Pending {
 static void choosePreambles(std::vector<Pending> &Work, PreambleStore &Store,
                             const RunSettings &Settings) {
   if (Settings.Preamble == PreambleUse::Always)
-    return; // every plan keeps all its lines
+    return;                                // every plan keeps all its lines
   std::map<std::string, unsigned> Sharing; // prefix key -> files
   for (const Pending &P : Work)
     if (P.Plan)
@@ -365,8 +369,9 @@ void analyseFiles(const std::vector<std::string> &Files,
   std::unique_ptr<PreambleStore> Preambles;
   if (Settings.Preamble != PreambleUse::Never && !Work.empty()) {
     std::string Error; // without a folder for them, files parse alone
-    Preambles = PreambleStore::open(
-        Settings.Cache ? Settings.Cache->directory() : "", Settings.ToolIdentity, Error);
+    Preambles =
+        PreambleStore::open(Settings.Cache ? Settings.Cache->directory() : "",
+                            Settings.ToolIdentity, Error);
   }
   if (Preambles) {
     ClangTidyContext Context(MakeOptions());
@@ -383,7 +388,8 @@ void analyseFiles(const std::vector<std::string> &Files,
       ClangTidyContext Context(MakeOptions());
       Preamble = Preambles->get(*P.Plan, tidyAdjuster(Context));
     }
-    FileResult R = analyseFile(P.File, Compilations, MakeOptions, Settings, Preamble);
+    FileResult R =
+        analyseFile(P.File, Compilations, MakeOptions, Settings, Preamble);
     if (Settings.Cache)
       Settings.Cache->store(P.Key, R, R.Dependencies);
     Report(R);

@@ -334,8 +334,9 @@ std::optional<json::Value> readRecord(StringRef Path, StringRef Format,
   return std::move(*Record);
 }
 
-std::string changedDependency(const json::Object &Dependencies,
-                              function_ref<std::string(StringRef, bool)> Observe) {
+std::string
+changedDependency(const json::Object &Dependencies,
+                  function_ref<std::string(StringRef, bool)> Observe) {
   for (const auto &[File, Seen] : Dependencies) {
     auto Recorded = Seen.getAsString();
     if (!Recorded)
@@ -388,8 +389,10 @@ std::optional<FileResult> ResultCache::lookup(StringRef Key) {
   const json::Object *Dependencies = O->getObject("dependencies");
   if (!Dependencies)
     return Miss("the entry lists no dependencies");
-  std::string Changed = changedDependency(
-      *Dependencies, [&](StringRef File, bool Contents) { return observe(File, Contents); });
+  std::string Changed =
+      changedDependency(*Dependencies, [&](StringRef File, bool Contents) {
+        return observe(File, Contents);
+      });
   if (!Changed.empty())
     return Miss(Changed);
   FileResult R;
@@ -461,8 +464,10 @@ void ResultCache::evict() {
     // record: a preamble whose record went first is rebuilt, never used).
     if (!Name.ends_with(".json") && !Name.ends_with(".pch"))
       continue;
-    bool InPreambles = sys::path::filename(sys::path::parent_path(I->path())) == "preambles";
-    Entries.push_back({!InPreambles, I->path(), S.getSize(), S.getLastModificationTime()});
+    bool InPreambles =
+        sys::path::filename(sys::path::parent_path(I->path())) == "preambles";
+    Entries.push_back(
+        {!InPreambles, I->path(), S.getSize(), S.getLastModificationTime()});
     Total += S.getSize();
   }
   if (Total <= MaxBytes)
@@ -470,7 +475,8 @@ void ResultCache::evict() {
   // Preambles go first: one costs a single parse to rebuild, where each
   // entry saves one, and it is a hundred megabytes.
   llvm::sort(Entries, [](const Held &A, const Held &B) {
-    return std::tie(A.Entry, A.Used, A.Path) < std::tie(B.Entry, B.Used, B.Path);
+    return std::tie(A.Entry, A.Used, A.Path) <
+           std::tie(B.Entry, B.Used, B.Path);
   });
   for (const Held &H : Entries) {
     if (Total <= MaxBytes / 10 * 9)

@@ -125,7 +125,8 @@ std::string observePath(llvm::StringRef Path, bool Contents);
 /// otherwise std::nullopt, with why in \p Why.
 std::optional<llvm::json::Value> readRecord(llvm::StringRef Path,
                                             llvm::StringRef Format,
-                                            llvm::StringRef Key, std::string &Why);
+                                            llvm::StringRef Key,
+                                            std::string &Why);
 
 /// The first of a record's \p Dependencies no longer as recorded ("FILE
 /// was X, is Y"), or "" when all are; \p Observe says what a path holds
