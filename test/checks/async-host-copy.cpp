@@ -1,81 +1,61 @@
 // devplace-async-host-copy: a device tensor copied to the host with
 // non_blocking=true and read before anything waits for the copy.
-// RUN: %tidy_load --checks='-*,devplace-async-host-copy' %s -- %mock_flags |
-// FileCheck %s -implicit-check-not='{{warning|note}}:' RUN: not %devplace
-// --checks='-*,devplace-async-host-copy' %s -- %mock_flags | FileCheck %s
-// -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-async-host-copy' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-async-host-copy' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <iostream>
-#include <torch/torch.h>
 
 void consume(const torch::Tensor &t);
 
 float read_at_once(torch::Tensor x) {
   auto d = x.cuda();
   auto h = d.to(torch::kCPU, /*non_blocking=*/true);
-  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on a CUDA device and
-  // '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read
-  // before anything waits for it [devplace-async-host-copy] CHECK:
-  // :[[@LINE-3]]:14: note: 'd' is moved to a CUDA device here
+  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to a CUDA device here
   return h.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has
-  // arrived; call torch::cuda::synchronize() first, or copy without
-  // non_blocking
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
 }
 
 double reduced_on_the_spot(torch::Tensor x, bool use_gpu) {
   torch::Device device = use_gpu ? torch::kCUDA : torch::kCPU;
   auto d = x.to(device);
   return d.to(torch::kCPU, true).mean().item<double>();
-  // CHECK: :[[@LINE-1]]:12: warning: 'd' may be on a CUDA device and
-  // '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read
-  // before anything waits for it [devplace-async-host-copy] CHECK:
-  // :[[@LINE-4]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE-1]]:12: warning: 'd' may be on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-4]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
   // CHECK: :[[@LINE-4]]:14: note: 'd' is moved to 'device' here
-  // CHECK: :[[@LINE-4]]:34: note: read here, possibly before the copy has
-  // arrived; call torch::cuda::synchronize() first, or copy without
-  // non_blocking
+  // CHECK: :[[@LINE-4]]:34: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
 }
 
 void printed_after_assignment(torch::Tensor x) {
   torch::Tensor h;
   auto d = x.cuda();
   h = d.to(torch::kCPU, true);
-  // CHECK: :[[@LINE-1]]:9: warning: 'd' is on a CUDA device and
-  // '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read
-  // before anything waits for it [devplace-async-host-copy] CHECK:
-  // :[[@LINE-3]]:14: note: 'd' is moved to a CUDA device here
+  // CHECK: :[[@LINE-1]]:9: warning: 'd' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to a CUDA device here
   std::cout << h << "\n";
-  // CHECK: :[[@LINE-1]]:16: note: read here, possibly before the copy has
-  // arrived; call torch::cuda::synchronize() first, or copy without
-  // non_blocking
+  // CHECK: :[[@LINE-1]]:16: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
 }
 
 // The advice names the synchronisation of the device type the code chose.
 float read_from_mps(torch::Tensor x) {
   auto d = x.to(torch::kMPS);
   auto h = d.to(torch::kCPU, /*non_blocking=*/true);
-  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on an MPS device and
-  // '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read
-  // before anything waits for it [devplace-async-host-copy] CHECK:
-  // :[[@LINE-3]]:14: note: 'd' is moved to 'torch::kMPS' here
+  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on an MPS device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to 'torch::kMPS' here
   return h.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has
-  // arrived; call torch::mps::synchronize() first, or copy without non_blocking
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::mps::synchronize() first, or copy without non_blocking
 }
 
 // No synchronisation call is known for HIP here: the advice is general.
 float read_from_hip(torch::Tensor x) {
   auto d = x.hip();
   auto h = d.to(torch::kCPU, /*non_blocking=*/true);
-  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on a HIP device and
-  // '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read
-  // before anything waits for it [devplace-async-host-copy] CHECK:
-  // :[[@LINE-3]]:14: note: 'd' is moved to a HIP device here
+  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on a HIP device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to a HIP device here
   return h.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has
-  // arrived; wait for the device first, or copy without non_blocking
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; wait for the device first, or copy without non_blocking
 }
 
 // The twins: each stays silent.
@@ -124,14 +104,10 @@ float guarded_copy(torch::Tensor x) {
   c10::cuda::CUDAGuard device_guard(x.device());
   c10::cuda::CUDAStreamGuard stream_guard(c10::cuda::getStreamFromPool());
   auto h = x.cuda().to(torch::kCPU, /*non_blocking=*/true);
-  // CHECK: :[[@LINE-1]]:21: warning: 'x.cuda()' is on a CUDA device and
-  // '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read
-  // before anything waits for it [devplace-async-host-copy] CHECK:
-  // :[[@LINE-2]]:14: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-1]]:21: warning: 'x.cuda()' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-2]]:14: note: 'x' is moved to a CUDA device here
   return h.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has
-  // arrived; call torch::cuda::synchronize() first, or copy without
-  // non_blocking
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
 }
 
 // The twin: the current stream (the guard's) waited for.

@@ -2,9 +2,8 @@
 // could only recover from (an undeclared name, as when a third-party header
 // is missing) gives no finding from any check, and its callers see its
 // result as unknown. The same function, compiling, is reported.
-// RUN: not %tidy_load --checks='-*,devplace-*' %s -- %mock_flags 2>&1 |
-// FileCheck %s -implicit-check-not='{{warning|note}}:' RUN: not %devplace %s --
-// %mock_flags 2>&1 | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %tidy_load --checks='-*,devplace-*' %s -- %mock_flags 2>&1 | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace %s -- %mock_flags 2>&1 | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 
 float plots(bool use_gpu) {
@@ -22,21 +21,16 @@ float plots_compiling(bool use_gpu) {
   auto m = torch::ones({2}).to(device);
   torch::Tensor h = torch::zeros({2});
   m.cpu();
-  // CHECK: :[[@LINE-1]]:5: warning: the result of '.cpu()' is discarded, so 'm'
-  // is left as it was: tensor operations return a new tensor
-  // [devplace-discarded-transfer]
+  // CHECK: :[[@LINE-1]]:5: warning: the result of '.cpu()' is discarded, so 'm' is left as it was: tensor operations return a new tensor [devplace-discarded-transfer]
   return (m + h).sum().item<float>();
-  // CHECK: :[[@LINE-1]]:13: warning: 'm' may be on a CUDA device and 'h' is on
-  // the host: they must be on the same device for this operation
-  // [devplace-device-mismatch] CHECK: :[[@LINE-7]]:26: note: 'device' is a CUDA
-  // device when 'use_gpu' is true CHECK: :[[@LINE-7]]:29: note: 'm' is moved to
-  // 'device' here
+  // CHECK: :[[@LINE-1]]:13: warning: 'm' may be on a CUDA device and 'h' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-7]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE-7]]:29: note: 'm' is moved to 'device' here
 }
 
 torch::Tensor recovered(torch::Tensor x) {
   return undeclared_helper(x).cuda();
-  // CHECK: :[[@LINE-1]]:10: error: use of undeclared identifier
-  // 'undeclared_helper'
+  // CHECK: :[[@LINE-1]]:10: error: use of undeclared identifier 'undeclared_helper'
 }
 
 float caller(torch::Tensor x) {

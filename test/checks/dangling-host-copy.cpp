@@ -1,8 +1,7 @@
 // devplace-dangling-host-copy: pointers and views into temporary tensors
 // that outlive the statement; uses inside the statement are fine.
 // RUN: %check_fixes devplace-dangling-host-copy
-// RUN: not %devplace --checks='-*,devplace-dangling-host-copy' %s --
-// %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-dangling-host-copy' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 #include <opencv2/core.hpp>
 #include <Eigen/Core>
@@ -45,34 +44,24 @@ void fine(torch::Tensor mask, torch::Tensor x, float *out) {
 cv::Mat to_mat(torch::Tensor t) {
   t = t.to(torch::kCPU);
   return cv::Mat(2, 2, CV_32FC1, t.data_ptr<float>());
-  // CHECK: :[[@LINE-1]]:36: warning: the returned value keeps a pointer into
-  // 't', a tensor copy local to 'to_mat', which is destroyed when the function
-  // returns [devplace-dangling-host-copy]
+  // CHECK: :[[@LINE-1]]:36: warning: the returned value keeps a pointer into 't', a tensor copy local to 'to_mat', which is destroyed when the function returns [devplace-dangling-host-copy]
 }
 float *raw_pointer(const torch::Tensor &x) {
   auto h = x.cpu();
   return h.data_ptr<float>();
-  // CHECK: :[[@LINE-1]]:12: warning: the returned value keeps a pointer into
-  // 'h', a tensor copy local to 'raw_pointer', which is destroyed when the
-  // function returns [devplace-dangling-host-copy]
+  // CHECK: :[[@LINE-1]]:12: warning: the returned value keeps a pointer into 'h', a tensor copy local to 'raw_pointer', which is destroyed when the function returns [devplace-dangling-host-copy]
 }
 void out_parameters(const torch::Tensor &x, cv::Mat &out, float **p) {
   auto h = x.cpu();
   out = cv::Mat(2, 2, CV_32FC1, h.data_ptr<float>());
-  // CHECK: :[[@LINE-1]]:35: warning: out-parameter 'out' keeps a pointer into
-  // 'h', a tensor copy local to 'out_parameters', which is destroyed when the
-  // function returns [devplace-dangling-host-copy]
+  // CHECK: :[[@LINE-1]]:35: warning: out-parameter 'out' keeps a pointer into 'h', a tensor copy local to 'out_parameters', which is destroyed when the function returns [devplace-dangling-host-copy]
   *p = h.data_ptr<float>();
-  // CHECK: :[[@LINE-1]]:10: warning: out-parameter 'p' keeps a pointer into
-  // 'h', a tensor copy local to 'out_parameters', which is destroyed when the
-  // function returns [devplace-dangling-host-copy]
+  // CHECK: :[[@LINE-1]]:10: warning: out-parameter 'p' keeps a pointer into 'h', a tensor copy local to 'out_parameters', which is destroyed when the function returns [devplace-dangling-host-copy]
 }
 torch::Tensor wrapped_copy(const torch::Tensor &x) {
   auto h = x.cpu();
   return torch::from_blob(h.data_ptr<float>(), {4});
-  // CHECK: :[[@LINE-1]]:29: warning: the returned value keeps a pointer into
-  // 'h', a tensor copy local to 'wrapped_copy', which is destroyed when the
-  // function returns [devplace-dangling-host-copy]
+  // CHECK: :[[@LINE-1]]:29: warning: the returned value keeps a pointer into 'h', a tensor copy local to 'wrapped_copy', which is destroyed when the function returns [devplace-dangling-host-copy]
 }
 
 // Silent: an owning copy leaves, the view stays inside, the pointer is into

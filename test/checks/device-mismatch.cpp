@@ -112,14 +112,12 @@ std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>>
 lstm_step(const torch::Tensor &x, std::tuple<torch::Tensor, torch::Tensor> hc);
 
 float outputs_through_forward_as_tuple() {
-  torch::Device device =
-      torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
   auto data = torch::ones({2}).to(device);
   auto target = torch::ones({2}).to(device);
   auto h = torch::zeros({2}).to(device), c = torch::zeros({2}).to(device);
   torch::Tensor output;
-  std::forward_as_tuple(output, std::tie(h, c)) =
-      lstm_step(data, std::make_tuple(h, c));
+  std::forward_as_tuple(output, std::tie(h, c)) = lstm_step(data, std::make_tuple(h, c));
   return (output - target).sum().item<float>();
 }
 
@@ -162,11 +160,9 @@ float struct_members_on_two_devices() {
   Outputs o{torch::ones({2}).cuda(), torch::ones({2})};
   auto same = o.main + torch::ones({2}).cuda();
   auto mixed = o.main + o.aux;
-  // CHECK: :[[@LINE-1]]:23: warning: 'o.main' is on a CUDA device and 'o.aux'
-  // is on the host: they must be on the same device for this operation
-  // [devplace-device-mismatch] CHECK: :[[@LINE-4]]:30: note: the tensor is
-  // moved to a CUDA device here CHECK: :[[@LINE-5]]:11: note: 'o.main' is
-  // assigned here
+  // CHECK: :[[@LINE-1]]:23: warning: 'o.main' is on a CUDA device and 'o.aux' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-4]]:30: note: the tensor is moved to a CUDA device here
+  // CHECK: :[[@LINE-5]]:11: note: 'o.main' is assigned here
   return (same + mixed).sum().item<float>();
 }
 
@@ -188,10 +184,8 @@ struct Normaliser : torch::nn::Module {
   torch::Tensor on_the_gpu() {
     auto g = torch::ones({2}).cuda();
     return g * scale + g * offset;
-    // CHECK: :[[@LINE-1]]:26: warning: 'g' is on a CUDA device and 'offset' is
-    // on the host: they must be on the same device for this operation
-    // [devplace-device-mismatch] CHECK: :[[@LINE-3]]:31: note: 'g' is moved to
-    // a CUDA device here
+    // CHECK: :[[@LINE-1]]:26: warning: 'g' is on a CUDA device and 'offset' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+    // CHECK: :[[@LINE-3]]:31: note: 'g' is moved to a CUDA device here
   }
   torch::Tensor scale, offset, last;
 };
@@ -201,10 +195,8 @@ torch::Tensor unregistered_member_stays_behind(const torch::Tensor &x) {
   auto y = net->forward(x.cuda());
   auto z = net->last + y;
   return net->scale + net->offset;
-  // CHECK: :[[@LINE-1]]:21: warning: 'net->scale' is on a CUDA device and
-  // 'net->offset' is on the host: they must be on the same device for this
-  // operation [devplace-device-mismatch] CHECK: :[[@LINE-5]]:8: note: 'net' is
-  // moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-1]]:21: warning: 'net->scale' is on a CUDA device and 'net->offset' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-5]]:8: note: 'net' is moved to 'torch::kCUDA' here
 }
 
 // A member declared in a base module and registered by the derived one
@@ -266,9 +258,7 @@ torch::Tensor loaded_module(bool use_gpu) {
   torch::load(loaded, "tiny.pt");
   auto a = loaded->forward(x);
   return fresh->forward(x) + a;
-  // CHECK: :[[@LINE-1]]:17: warning: input 'x' may be on a CUDA device but
-  // module 'fresh' is on the host; move the module with ->to()
-  // [devplace-device-mismatch] CHECK: :[[@LINE-9]]:26: note: 'device' is a CUDA
-  // device when 'use_gpu' is true CHECK: :[[@LINE-9]]:32: note: 'x' is moved to
-  // 'device' here
+  // CHECK: :[[@LINE-1]]:17: warning: input 'x' may be on a CUDA device but module 'fresh' is on the host; move the module with ->to() [devplace-device-mismatch]
+  // CHECK: :[[@LINE-9]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE-9]]:32: note: 'x' is moved to 'device' here
 }

@@ -1,7 +1,6 @@
 // devplace-discarded-transfer: tensor-returning calls used as statements.
 // RUN: %check_fixes devplace-discarded-transfer
-// RUN: not %devplace --checks='-*,devplace-discarded-transfer' %s --
-// %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-discarded-transfer' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 
 struct Net : torch::nn::Module {};

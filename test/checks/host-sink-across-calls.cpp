@@ -1,11 +1,11 @@
 // Provenance across calls, members, lambdas and modules (devplace-host-sink).
 // RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 // RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
 #include <algorithm>
 #include <cstring>
 #include <functional>
 #include <iterator>
-#include <torch/torch.h>
 #include <vector>
 
 // Helpers: the sink is inside; the call that passes a device tensor is reported.
@@ -112,15 +112,12 @@ void for_each_element(const std::vector<torch::Tensor> &ins, float *dst) {
     dev.push_back(t.cuda());
     host.push_back(t.cpu());
   }
-  auto copy = [dst](const torch::Tensor &t) {
-    std::memcpy(dst, t.data_ptr<float>(), 4);
-  };
+  auto copy = [dst](const torch::Tensor &t) { std::memcpy(dst, t.data_ptr<float>(), 4); };
   std::for_each(dev.begin(), dev.end(), copy);
-  // CHECK: :[[@LINE-1]]:3: warning: 'dev' is on a CUDA device when it is passed
-  // to 'copy', which reads its memory on the host [devplace-host-sink] CHECK:
-  // :[[@LINE-6]]:21: note: 't' is moved to a CUDA device here CHECK:
-  // :[[@LINE-7]]:9: note: an element is added to 'dev' here CHECK:
-  // :[[@LINE-5]]:47: note: 't' reaches host code here, inside the helper
+  // CHECK: :[[@LINE-1]]:3: warning: 'dev' is on a CUDA device when it is passed to 'copy', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-6]]:21: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-7]]:9: note: an element is added to 'dev' here
+  // CHECK: :[[@LINE-5]]:47: note: 't' reaches host code here, inside the helper
   std::for_each(host.begin(), host.end(), copy);
   std::vector<float> firsts;
   std::transform(host.begin(), host.end(), std::back_inserter(firsts),
@@ -180,16 +177,13 @@ float lambda_results(const torch::Tensor &x) {
   auto put = [&](const torch::Tensor &t) { return t.to(device); };
   float a = to_host(dev).data_ptr<float>()[0];
   float b = twice(dev).data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:24: warning: 'twice(dev)' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-8]]:16: note: 'dev' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-1]]:24: warning: 'twice(dev)' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-8]]:16: note: 'dev' is moved to 'torch::kCUDA' here
   float c = put(x).data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:20: warning: 'put(x)' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-8]]:24: note: 'device' is set to 'torch::kCUDA' here CHECK:
-  // :[[@LINE-8]]:53: note: 't' is moved to 'device' here CHECK:
-  // :[[@LINE-4]]:13: note: the tensor comes from 'put', which returns a result
-  // that may be on a CUDA device
+  // CHECK: :[[@LINE-1]]:20: warning: 'put(x)' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-8]]:24: note: 'device' is set to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-8]]:53: note: 't' is moved to 'device' here
+  // CHECK: :[[@LINE-4]]:13: note: the tensor comes from 'put', which returns a result that may be on a CUDA device
   return a + b + c;
 }
 
@@ -203,11 +197,9 @@ float stored_lambdas(const torch::Tensor &x, bool late) {
   };
   float a = to_host(x.cuda()).data_ptr<float>()[0];
   float b = up(x).data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:19: warning: 'up(x)' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-5]]:14: note: 't' is moved to a CUDA device here CHECK:
-  // :[[@LINE-3]]:13: note: the tensor comes from 'up', which returns a result
-  // that may be on a CUDA device
+  // CHECK: :[[@LINE-1]]:19: warning: 'up(x)' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-5]]:14: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-3]]:13: note: the tensor comes from 'up', which returns a result that may be on a CUDA device
   std::function<torch::Tensor(torch::Tensor)> either = [](torch::Tensor t) {
     return t.cpu();
   };
@@ -228,21 +220,17 @@ float transformed(const std::vector<torch::Tensor> &in) {
   std::transform(dev.begin(), dev.end(), std::back_inserter(same),
                  [](const torch::Tensor &t) { return t * 2; });
   float a = dev[0].data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:20: warning: 'dev[0]' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-7]]:56: note: 't' is moved to a CUDA device here CHECK:
-  // :[[@LINE-9]]:3: note: the tensor comes from 'std::transform', which returns
-  // a result that may be on a CUDA device CHECK: :[[@LINE-10]]:3: note: an
-  // element is added to 'dev' here
+  // CHECK: :[[@LINE-1]]:20: warning: 'dev[0]' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-7]]:56: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-9]]:3: note: the tensor comes from 'std::transform', which returns a result that may be on a CUDA device
+  // CHECK: :[[@LINE-10]]:3: note: an element is added to 'dev' here
   float b = host[0].data_ptr<float>()[0];
   float c = same[0].data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:21: warning: 'same[0]' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-13]]:56: note: 't' is moved to a CUDA device here CHECK:
-  // :[[@LINE-15]]:3: note: the tensor comes from 'std::transform', which
-  // returns a result that may be on a CUDA device CHECK: :[[@LINE-16]]:3: note:
-  // an element is added to 'dev' here CHECK: :[[@LINE-13]]:3: note: an element
-  // is added to 'same' here
+  // CHECK: :[[@LINE-1]]:21: warning: 'same[0]' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-13]]:56: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-15]]:3: note: the tensor comes from 'std::transform', which returns a result that may be on a CUDA device
+  // CHECK: :[[@LINE-16]]:3: note: an element is added to 'dev' here
+  // CHECK: :[[@LINE-13]]:3: note: an element is added to 'same' here
   return a + b + c;
 }
 
@@ -286,13 +274,11 @@ float registered_tensors() {
   auto net = std::make_shared<Scaler>();
   net->to(torch::kCUDA);
   float a = net->scale.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:24: warning: 'net->scale' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK: :[[@LINE-3]]:8:
-  // note: 'net' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-1]]:24: warning: 'net->scale' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:8: note: 'net' is moved to 'torch::kCUDA' here
   float b = net->shift.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:24: warning: 'net->shift' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK: :[[@LINE-6]]:8:
-  // note: 'net' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-1]]:24: warning: 'net->shift' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-6]]:8: note: 'net' is moved to 'torch::kCUDA' here
   float c = net->count.data_ptr<float>()[0];
   return a + b + c;
 }

@@ -1,14 +1,12 @@
 // Rows of a container built from tensor memory: a standard container's method
 // that copies a [first, last) pointer range reads host memory, as
 // std::vector<float>(p, p + n) does. One pointer is not a range.
-// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags |
-// FileCheck %s -implicit-check-not='{{warning|note}}:' RUN: not %devplace
-// --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s
-// -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
 #include <algorithm>
 #include <iterator>
 #include <string>
-#include <torch/torch.h>
 #include <vector>
 
 std::vector<std::vector<float>> rows_of(const torch::Tensor &x) {
@@ -18,8 +16,7 @@ std::vector<std::vector<float>> rows_of(const torch::Tensor &x) {
   std::vector<std::vector<float>> rows;
   for (int64_t r = 0; r < t.size(0); ++r)
     rows.emplace_back(p + r * n, p + (r + 1) * n);
-  // CHECK: :[[@LINE-1]]:10: warning: 't' is on a CUDA device when its memory is
-  // passed to host code 'std::vector::emplace_back' here [devplace-host-sink]
+  // CHECK: :[[@LINE-1]]:10: warning: 't' is on a CUDA device when its memory is passed to host code 'std::vector::emplace_back' here [devplace-host-sink]
   // CHECK: :[[@LINE-7]]:14: note: 't' is moved to 'torch::kCUDA' here
   // CHECK: :[[@LINE-6]]:16: note: 'p' points into the memory of 't'
   return rows;
@@ -29,26 +26,22 @@ std::vector<float> appended(const torch::Tensor &x, std::vector<float> out) {
   auto t = x.cuda();
   const float *p = t.data_ptr<float>();
   out.insert(out.end(), p, p + t.numel());
-  // CHECK: :[[@LINE-1]]:7: warning: 't' is on a CUDA device when its memory is
-  // passed to host code 'std::vector::insert' here [devplace-host-sink] CHECK:
-  // :[[@LINE-4]]:14: note: 't' is moved to a CUDA device here CHECK:
-  // :[[@LINE-4]]:22: note: 'p' points into the memory of 't'
+  // CHECK: :[[@LINE-1]]:7: warning: 't' is on a CUDA device when its memory is passed to host code 'std::vector::insert' here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:14: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:22: note: 'p' points into the memory of 't'
   return out;
 }
 
-void assigned(const torch::Tensor &x, std::vector<float> &v,
-              std::string &bytes) {
+void assigned(const torch::Tensor &x, std::vector<float> &v, std::string &bytes) {
   auto t = x.to(torch::kCUDA);
   float *p = t.data_ptr<float>();
   v.assign(p, p + t.numel());
-  // CHECK: :[[@LINE-1]]:5: warning: 't' is on a CUDA device when its memory is
-  // passed to host code 'std::vector::assign' here [devplace-host-sink] CHECK:
-  // :[[@LINE-4]]:14: note: 't' is moved to 'torch::kCUDA' here CHECK:
-  // :[[@LINE-4]]:16: note: 'p' points into the memory of 't'
+  // CHECK: :[[@LINE-1]]:5: warning: 't' is on a CUDA device when its memory is passed to host code 'std::vector::assign' here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:14: note: 't' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-4]]:16: note: 'p' points into the memory of 't'
   auto *c = reinterpret_cast<char *>(p);
   bytes.append(c, c + 4 * t.numel());
-  // CHECK: :[[@LINE-1]]:9: warning: 't' is on a CUDA device when its memory is
-  // passed to host code 'std::basic_string::append' here [devplace-host-sink]
+  // CHECK: :[[@LINE-1]]:9: warning: 't' is on a CUDA device when its memory is passed to host code 'std::basic_string::append' here [devplace-host-sink]
   // CHECK: :[[@LINE-9]]:14: note: 't' is moved to 'torch::kCUDA' here
   // CHECK: :[[@LINE-9]]:16: note: 'p' points into the memory of 't'
   // CHECK: :[[@LINE-5]]:9: note: 'c' is assigned here
@@ -59,10 +52,9 @@ std::vector<float> copied(const torch::Tensor &x) {
   float *p = t.data_ptr<float>();
   std::vector<float> v;
   std::copy(p, p + t.numel(), std::back_inserter(v));
-  // CHECK: :[[@LINE-1]]:3: warning: 't' is on a CUDA device when its memory is
-  // passed to host code 'std::copy' here [devplace-host-sink] CHECK:
-  // :[[@LINE-5]]:14: note: 't' is moved to a CUDA device here CHECK:
-  // :[[@LINE-5]]:16: note: 'p' points into the memory of 't'
+  // CHECK: :[[@LINE-1]]:3: warning: 't' is on a CUDA device when its memory is passed to host code 'std::copy' here [devplace-host-sink]
+  // CHECK: :[[@LINE-5]]:14: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-5]]:16: note: 'p' points into the memory of 't'
   return v;
 }
 

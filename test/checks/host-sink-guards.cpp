@@ -2,8 +2,8 @@
 // the same condition that chose the device.
 // RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 // RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
-#include <cstring>
 #include <torch/torch.h>
+#include <cstring>
 
 torch::Device pick() {
   return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
@@ -113,11 +113,9 @@ void guarded_helpers(float *dst) {
   copy_out_is_cuda(x, dst);
   copy_out_device_check(x, dst);
   copy_out_unguarded(x, dst);
-  // CHECK: :[[@LINE-1]]:3: warning: 'x' is on a CUDA device when it is passed
-  // to 'copy_out_unguarded', which reads its memory on the host
-  // [devplace-host-sink] CHECK: :[[@LINE-5]]:29: note: 'x' is moved to a CUDA
-  // device here CHECK: :[[@LINE-9]]:3: note: 't' reaches host code here, inside
-  // the helper
+  // CHECK: :[[@LINE-1]]:3: warning: 'x' is on a CUDA device when it is passed to 'copy_out_unguarded', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-5]]:29: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-9]]:3: note: 't' reaches host code here, inside the helper
 }
 
 // Guards on a flag parameter or on availability: the helper copies to the
@@ -147,17 +145,14 @@ void flag_guarded_helpers(bool use_gpu, float *dst) {
   copy_out_flag(y, true, dst);
   copy_out_available(y, dst);
   copy_out_flag(y, false, dst);
-  // CHECK: :[[@LINE-1]]:3: warning: 'y' is on a CUDA device when it is passed
-  // to 'copy_out_flag', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-1]]:3: warning: 'y' is on a CUDA device when it is passed to 'copy_out_flag', which reads its memory on the host [devplace-host-sink]
   // CHECK: :[[@LINE-5]]:29: note: 'y' is moved to a CUDA device here
   // CHECK: :[[@LINE-23]]:3: note: 't' reaches host code here, inside the helper
   copy_out_flag(x, !use_gpu, dst);
-  // CHECK: :[[@LINE-1]]:3: warning: 'x' may be on a CUDA device when it is
-  // passed to 'copy_out_flag', which reads its memory on the host
-  // [devplace-host-sink] CHECK: :[[@LINE-14]]:26: note: 'device' is a CUDA
-  // device when 'use_gpu' is true CHECK: :[[@LINE-14]]:29: note: 'x' is moved
-  // to 'device' here CHECK: :[[@LINE-28]]:3: note: 't' reaches host code here,
-  // inside the helper
+  // CHECK: :[[@LINE-1]]:3: warning: 'x' may be on a CUDA device when it is passed to 'copy_out_flag', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-14]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE-14]]:29: note: 'x' is moved to 'device' here
+  // CHECK: :[[@LINE-28]]:3: note: 't' reaches host code here, inside the helper
 }
 void availability_guarded_helpers(float *dst) {
   torch::Device device(torch::cuda::is_available() ? torch::kCUDA
@@ -166,12 +161,10 @@ void availability_guarded_helpers(float *dst) {
   copy_out_available(x, dst);
   copy_out_flag(x, torch::cuda::is_available(), dst);
   copy_out_flag(x, false, dst);
-  // CHECK: :[[@LINE-1]]:3: warning: 'x' may be on a CUDA device when it is
-  // passed to 'copy_out_flag', which reads its memory on the host
-  // [devplace-host-sink] CHECK: :[[@LINE-7]]:24: note: 'device' is a CUDA
-  // device when 'torch::cuda::is_available()' is true CHECK: :[[@LINE-6]]:29:
-  // note: 'x' is moved to 'device' here CHECK: :[[@LINE-40]]:3: note: 't'
-  // reaches host code here, inside the helper
+  // CHECK: :[[@LINE-1]]:3: warning: 'x' may be on a CUDA device when it is passed to 'copy_out_flag', which reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-7]]:24: note: 'device' is a CUDA device when 'torch::cuda::is_available()' is true
+  // CHECK: :[[@LINE-6]]:29: note: 'x' is moved to 'device' here
+  // CHECK: :[[@LINE-40]]:3: note: 't' reaches host code here, inside the helper
 }
 
 // Results too: a helper that returns a host copy under its flag, or chooses
@@ -192,10 +185,9 @@ float flag_guarded_results(bool use_gpu) {
   auto e = host_if(d, false);
   return h.data_ptr<float>()[0] + c.data_ptr<float>()[0] +
          e.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:12: warning: 'e' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-11]]:10: note: a
-  // CUDA device is chosen here when 'use_gpu' is true CHECK: :[[@LINE-6]]:32:
-  // note: the tensor comes from 'device_for', which returns a result that may
-  // be on a CUDA device CHECK: :[[@LINE-7]]:29: note: 'd' is moved to
-  // 'device_for(true)' here CHECK: :[[@LINE-7]]:8: note: 'e' is assigned here
+         // CHECK: :[[@LINE-1]]:12: warning: 'e' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+         // CHECK: :[[@LINE-11]]:10: note: a CUDA device is chosen here when 'use_gpu' is true
+         // CHECK: :[[@LINE-6]]:32: note: the tensor comes from 'device_for', which returns a result that may be on a CUDA device
+         // CHECK: :[[@LINE-7]]:29: note: 'd' is moved to 'device_for(true)' here
+         // CHECK: :[[@LINE-7]]:8: note: 'e' is assigned here
 }

@@ -1,10 +1,8 @@
 // A class that collects tensors gets them from its callers, per object: a
 // history fed device tensors is reported where a method reads it on the
 // host; one fed host values is silent (devplace-host-sink).
-// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags |
-// FileCheck %s -implicit-check-not='{{warning|note}}:' RUN: not %devplace
-// --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s
-// -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 #include <vector>
 
@@ -23,17 +21,14 @@ float fed_device_tensors() {
   auto loss = torch::ones({1}).to(torch::kCUDA);
   history.add(loss);
   float a = history.last();
-  // CHECK: :[[@LINE-1]]:21: warning: 'history.values_' is on a CUDA device when
-  // 'last' reads its memory on the host [devplace-host-sink] CHECK:
-  // :[[@LINE-4]]:32: note: 'loss' is moved to 'torch::kCUDA' here CHECK:
-  // :[[@LINE-4]]:11: note: an element is added to 'history.values_' here CHECK:
-  // :[[@LINE-15]]:46: note: 'values_.back()' reaches host code here, inside the
-  // helper
+  // CHECK: :[[@LINE-1]]:21: warning: 'history.values_' is on a CUDA device when 'last' reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:32: note: 'loss' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-4]]:11: note: an element is added to 'history.values_' here
+  // CHECK: :[[@LINE-15]]:46: note: 'values_.back()' reaches host code here, inside the helper
   float b = history.latest().data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:30: warning: 'history.latest()' is on a CUDA device
-  // when its memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-9]]:32: note: 'loss' is moved to 'torch::kCUDA' here CHECK:
-  // :[[@LINE-9]]:11: note: an element is added to 'history.values_' here
+  // CHECK: :[[@LINE-1]]:30: warning: 'history.latest()' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-9]]:32: note: 'loss' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-9]]:11: note: an element is added to 'history.values_' here
   return a + b;
 }
 
@@ -68,11 +63,10 @@ float running_means(const torch::Tensor &x) {
   on_device.update(x.cuda());
   on_host.update(x.cpu());
   return on_host.mean() + on_device.mean();
-  // CHECK: :[[@LINE-1]]:37: warning: 'on_device.sum_' is on a CUDA device when
-  // 'mean' reads its memory on the host [devplace-host-sink] CHECK:
-  // :[[@LINE-4]]:22: note: 'x' is moved to a CUDA device here CHECK:
-  // :[[@LINE-5]]:13: note: 'on_device.sum_' is assigned here CHECK:
-  // :[[@LINE-15]]:45: note: 'sum_' reaches host code here, inside the helper
+  // CHECK: :[[@LINE-1]]:37: warning: 'on_device.sum_' is on a CUDA device when 'mean' reads its memory on the host [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:22: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-5]]:13: note: 'on_device.sum_' is assigned here
+  // CHECK: :[[@LINE-15]]:45: note: 'sum_' reaches host code here, inside the helper
 }
 
 // A method that copies to the host itself, and an object passed to code
@@ -102,9 +96,8 @@ public:
   explicit RunningSum(torch::Device device) : sum_(torch::zeros({1}, device)) {}
   void add(const torch::Tensor &x) { sum_ += x.sum(); }
   float value() const { return sum_.data_ptr<float>()[0]; }
-  // CHECK: :[[@LINE-1]]:37: warning: 'sum_' may be on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE+7]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
+  // CHECK: :[[@LINE-1]]:37: warning: 'sum_' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE+7]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
   // CHECK: :[[@LINE+7]]:14: note: 'total.sum_' is assigned here
 
 private:

@@ -16,18 +16,14 @@ void plot_raw(const float *data, int64_t n);
 void extra_sink_and_source(torch::Tensor x) {
   auto t = mylib::upload(x);
   mylib::save_raw(t.data_ptr<float>(), t.numel());
-  // CHECK: :[[@LINE-1]]:3: warning: 't' is on a device when its memory is
-  // passed to host code 'mylib::save_raw' here [devplace-host-sink] CHECK:
-  // :[[@LINE-3]]:12: note: 't' comes from 'mylib::upload', which returns a
-  // tensor on a device
+  // CHECK: :[[@LINE-1]]:3: warning: 't' is on a device when its memory is passed to host code 'mylib::save_raw' here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:12: note: 't' comes from 'mylib::upload', which returns a tensor on a device
   auto h = mylib::download(t);
   plot_raw(h.data_ptr<float>(), h.numel());
 }
 
 float strict_parameter(torch::Tensor param) {
   return param.data_ptr<float>()[0];
-  // STRICT: :[[@LINE-1]]:16: warning: 'param' may be on a device when its
-  // memory is read on the host here [devplace-host-sink] STRICT:
-  // :[[@LINE-3]]:38: note: 'param' comes from outside this function; its device
-  // is unknown
+  // STRICT: :[[@LINE-1]]:16: warning: 'param' may be on a device when its memory is read on the host here [devplace-host-sink]
+  // STRICT: :[[@LINE-3]]:38: note: 'param' comes from outside this function; its device is unknown
 }

@@ -161,10 +161,9 @@ float type_as_device() {
   auto weights = torch::ones({3}).cuda();
   auto y = torch::zeros({3}).type_as(weights);
   return y.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-4]]:35: note:
-  // 'weights' is moved to a CUDA device here CHECK: :[[@LINE-4]]:30: note: 'y'
-  // is moved to 'weights' here
+  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:35: note: 'weights' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:30: note: 'y' is moved to 'weights' here
 }
 
 float type_as_host_twin() {
@@ -175,39 +174,32 @@ float type_as_host_twin() {
 
 // LibTorch 2.x code places with options that carry a memory format too.
 float options_with_memory_format(torch::Tensor x) {
-  auto y = x.to(torch::TensorOptions()
-                    .device(torch::kCUDA)
-                    .memory_format(torch::MemoryFormat::ChannelsLast));
+  auto y = x.to(torch::TensorOptions().device(torch::kCUDA).memory_format(torch::MemoryFormat::ChannelsLast));
   return y.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-3]]:14: note:
-  // 'y' is moved to 'torch::TensorOptions().device(torch::kCUDA).m...' here
+  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:14: note: 'y' is moved to 'torch::TensorOptions().device(torch::kCUDA).m...' here
 }
 
 // A memory format alone keeps the device.
 float memory_format_keeps_device(torch::Tensor x) {
   auto y = x.to(torch::kCUDA).to(torch::MemoryFormat::ChannelsLast);
   return y.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-3]]:14: note:
-  // 'y' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:14: note: 'y' is moved to 'torch::kCUDA' here
 }
 
 float memory_format_host_twin(torch::Tensor x) {
   auto y = x.to(torch::kCPU).to(torch::MemoryFormat::ChannelsLast);
-  auto z = torch::zeros({2}).to(
-      torch::TensorOptions().memory_format(torch::MemoryFormat::Contiguous));
+  auto z = torch::zeros({2}).to(torch::TensorOptions().memory_format(torch::MemoryFormat::Contiguous));
   return y.data_ptr<float>()[0] + z.data_ptr<float>()[0];
 }
 
 // The long form: options, non_blocking, copy, memory format.
 float options_long_form(torch::Tensor x) {
   auto options = torch::TensorOptions().device(torch::kCUDA);
-  auto y = x.to(options, /*non_blocking=*/false, /*copy=*/false,
-                torch::MemoryFormat::Contiguous);
+  auto y = x.to(options, /*non_blocking=*/false, /*copy=*/false, torch::MemoryFormat::Contiguous);
   return y.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-4]]:48: note:
-  // 'options' is set to 'torch::kCUDA' here CHECK: :[[@LINE-4]]:14: note: 'y'
-  // is moved to 'options' here
+  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:48: note: 'options' is set to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-4]]:14: note: 'y' is moved to 'options' here
 }

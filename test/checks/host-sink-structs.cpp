@@ -1,10 +1,8 @@
 // Plain structs of tensors keep each member's device, per object: local
 // aggregates, members assigned one by one, structs returned by functions
 // (devplace-host-sink).
-// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags |
-// FileCheck %s -implicit-check-not='{{warning|note}}:' RUN: not %devplace
-// --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s
-// -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 #include <utility>
 #include <vector>
@@ -24,11 +22,10 @@ float local_aggregate(torch::Tensor a, torch::Tensor b) {
   torch::Device dev(torch::kCUDA);
   Stats s{a.to(dev), b.cpu()};
   float x = s.loss.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:20: warning: 's.loss' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-4]]:21: note: 'dev' is set to 'torch::kCUDA' here CHECK:
-  // :[[@LINE-4]]:13: note: 'a' is moved to 'dev' here CHECK: :[[@LINE-5]]:9:
-  // note: 's.loss' is assigned here
+  // CHECK: :[[@LINE-1]]:20: warning: 's.loss' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:21: note: 'dev' is set to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-4]]:13: note: 'a' is moved to 'dev' here
+  // CHECK: :[[@LINE-5]]:9: note: 's.loss' is assigned here
   float y = s.acc.data_ptr<float>()[0];
   return x + y;
 }
@@ -40,10 +37,9 @@ float two_objects(torch::Tensor a) {
   Stats dev{a.cuda(), a.cuda()};
   float x = host.loss.data_ptr<float>()[0];
   float y = dev.acc.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:21: warning: 'dev.acc' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-4]]:25: note: 'a' is moved to a CUDA device here CHECK:
-  // :[[@LINE-5]]:9: note: 'dev.acc' is assigned here
+  // CHECK: :[[@LINE-1]]:21: warning: 'dev.acc' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:25: note: 'a' is moved to a CUDA device here
+  // CHECK: :[[@LINE-5]]:9: note: 'dev.acc' is assigned here
   return x + y;
 }
 
@@ -71,32 +67,26 @@ Output moved(torch::Tensor x) {
 float returned(torch::Tensor x) {
   Output o = make(x);
   float a = o.main.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:20: warning: 'o.main' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-16]]:14: note: 'o.main' is moved to a CUDA device here CHECK:
-  // :[[@LINE-4]]:14: note: the tensor comes from 'make', which returns a result
-  // that may be on a CUDA device CHECK: :[[@LINE-5]]:10: note: 'o.main' is
-  // assigned here
+  // CHECK: :[[@LINE-1]]:20: warning: 'o.main' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-16]]:14: note: 'o.main' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:14: note: the tensor comes from 'make', which returns a result that may be on a CUDA device
+  // CHECK: :[[@LINE-5]]:10: note: 'o.main' is assigned here
   float b = o.aux.data_ptr<float>()[0];
   float c = braced(x).aux.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:27: warning: 'braced(x).aux' is on a CUDA device when
-  // its memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-17]]:59: note: 'x' is moved to a CUDA device here CHECK:
-  // :[[@LINE-3]]:13: note: the tensor comes from 'braced', which returns a
-  // result that may be on a CUDA device
+  // CHECK: :[[@LINE-1]]:27: warning: 'braced(x).aux' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-17]]:59: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-3]]:13: note: the tensor comes from 'braced', which returns a result that may be on a CUDA device
   float d = braced(x).main.data_ptr<float>()[0];
   auto [m, aux] = make(x);
   float e = m.data_ptr<float>()[0] + aux.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:15: warning: 'm' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-28]]:14: note:
-  // 'o.main' is moved to a CUDA device here CHECK: :[[@LINE-4]]:19: note: the
-  // tensor comes from 'make', which returns a result that may be on a CUDA
-  // device CHECK: :[[@LINE-5]]:9: note: 'm' is assigned here The member follows
-  // the argument: the caller's device.
+  // CHECK: :[[@LINE-1]]:15: warning: 'm' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-28]]:14: note: 'o.main' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:19: note: the tensor comes from 'make', which returns a result that may be on a CUDA device
+  // CHECK: :[[@LINE-5]]:9: note: 'm' is assigned here
+  // The member follows the argument: the caller's device.
   float f = keeps(x.cuda()).aux.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:33: warning: 'keeps(x.cuda()).aux' is on a CUDA device
-  // when its memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-2]]:21: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-1]]:33: warning: 'keeps(x.cuda()).aux' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-2]]:21: note: 'x' is moved to a CUDA device here
   float g = keeps(x.cuda()).main.data_ptr<float>()[0];
   float h = moved(x.cuda()).main.data_ptr<float>()[0];
   return a + b + c + d + e + f + g + h;
@@ -112,11 +102,10 @@ float history(std::vector<torch::Tensor> xs) {
   float sum = 0;
   for (auto &v : h.values)
     sum += v.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:14: warning: 'v' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-5]]:26: note:
-  // 'x' is moved to a CUDA device here CHECK: :[[@LINE-6]]:14: note: an element
-  // is added to 'h.values' here CHECK: :[[@LINE-5]]:14: note: 'v' is assigned
-  // here
+    // CHECK: :[[@LINE-1]]:14: warning: 'v' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+    // CHECK: :[[@LINE-5]]:26: note: 'x' is moved to a CUDA device here
+    // CHECK: :[[@LINE-6]]:14: note: an element is added to 'h.values' here
+    // CHECK: :[[@LINE-5]]:14: note: 'v' is assigned here
   return sum;
 }
 

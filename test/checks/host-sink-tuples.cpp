@@ -93,8 +93,7 @@ std::tuple<torch::Tensor, torch::Tensor> split(const torch::Tensor &x) {
   auto dev = x.to(torch::kCUDA);
   return {dev * 2, x.to(torch::kCPU)};
 }
-std::pair<torch::Tensor, torch::Tensor>
-device_and_host(const torch::Tensor &x) {
+std::pair<torch::Tensor, torch::Tensor> device_and_host(const torch::Tensor &x) {
   return std::make_pair(x.cuda(), x.cpu());
 }
 std::tuple<torch::Tensor, torch::Tensor> forwarded(const torch::Tensor &x) {
@@ -104,22 +103,18 @@ std::tuple<torch::Tensor, torch::Tensor> forwarded(const torch::Tensor &x) {
 float returned_elements(const torch::Tensor &x) {
   auto [d, h] = split(x);
   float a = h.data_ptr<float>()[0] + d.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:40: warning: 'd' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-14]]:16: note:
-  // 'dev' is moved to 'torch::kCUDA' here CHECK: :[[@LINE-4]]:17: note: the
-  // tensor comes from 'split', which returns a result that may be on a CUDA
-  // device CHECK: :[[@LINE-5]]:9: note: 'd' is assigned here
+  // CHECK: :[[@LINE-1]]:40: warning: 'd' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-14]]:16: note: 'dev' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-4]]:17: note: the tensor comes from 'split', which returns a result that may be on a CUDA device
+  // CHECK: :[[@LINE-5]]:9: note: 'd' is assigned here
   torch::Tensor p, q;
   std::tie(p, q) = device_and_host(x);
   float b = q.data_ptr<float>()[0];
   auto t = forwarded(x);
   float c = std::get<1>(t).data_ptr<float>()[0];
   auto pr = device_and_host(x);
-  return a + b + c + pr.second.data_ptr<float>()[0] +
-         pr.first.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:64: warning: 'pr.first' is on a CUDA device when its
-  // memory is read on the host here [devplace-host-sink] CHECK:
-  // :[[@LINE-21]]:27: note: 'x' is moved to a CUDA device here CHECK:
-  // :[[@LINE-4]]:13: note: the tensor comes from 'device_and_host', which
-  // returns a result that may be on a CUDA device
+  return a + b + c + pr.second.data_ptr<float>()[0] + pr.first.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:64: warning: 'pr.first' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-21]]:27: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:13: note: the tensor comes from 'device_and_host', which returns a result that may be on a CUDA device
 }

@@ -3,10 +3,8 @@
 // evaluation function that syncs per batch is the common case. Silent when the
 // synced tensor does not come from that device, and for a tensor parameter of
 // unknown device.
-// RUN: %tidy_load --checks='-*,devplace-sync-in-loop' %s -- %mock_flags |
-// FileCheck %s -implicit-check-not='{{warning|note}}:' RUN: not %devplace
-// --checks='-*,devplace-sync-in-loop' %s -- %mock_flags | FileCheck %s
-// -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_load --checks='-*,devplace-sync-in-loop' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-sync-in-loop' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 #include <vector>
 
@@ -16,8 +14,7 @@ struct NetImpl : torch::nn::Module {
 
 using Batch = torch::data::Example<>;
 
-double test(std::shared_ptr<NetImpl> &model, torch::Device device,
-            std::vector<Batch> &loader) {
+double test(std::shared_ptr<NetImpl> &model, torch::Device device, std::vector<Batch> &loader) {
   model->eval();
   double correct = 0;
   for (auto &batch : loader) {
@@ -25,29 +22,20 @@ double test(std::shared_ptr<NetImpl> &model, torch::Device device,
     auto output = model->forward(data);
     auto pred = output.argmax(1);
     correct += pred.eq(targets).sum().item<double>();
-    // CHECK: :[[@LINE-1]]:39: warning: 'pred.eq(targets).sum()' is on the
-    // device the caller passes as 'device' and '.item()' copies it to the host
-    // on every iteration: on a GPU the loop waits for it each time
-    // [devplace-sync-in-loop] CHECK: :[[@LINE-9]]:60: note: 'device' comes from
-    // outside this function; its device is unknown CHECK: :[[@LINE-3]]:39:
-    // note: keep the running value on the device (a tensor sum such as 'total
-    // += pred.eq(targets).sum().detach()') and read it once after the loop
+    // CHECK: :[[@LINE-1]]:39: warning: 'pred.eq(targets).sum()' is on the device the caller passes as 'device' and '.item()' copies it to the host on every iteration: on a GPU the loop waits for it each time [devplace-sync-in-loop]
+    // CHECK: :[[@LINE-9]]:60: note: 'device' comes from outside this function; its device is unknown
+    // CHECK: :[[@LINE-3]]:39: note: keep the running value on the device (a tensor sum such as 'total += pred.eq(targets).sum().detach()') and read it once after the loop
   }
   return correct / loader.size();
 }
 
-double with_options(std::vector<torch::Tensor> &xs,
-                    const torch::TensorOptions &options) {
+double with_options(std::vector<torch::Tensor> &xs, const torch::TensorOptions &options) {
   double total = 0;
   for (auto &x : xs)
     total += x.to(options).sum().item<double>();
-  // CHECK: :[[@LINE-1]]:34: warning: 'x.to(options).sum()' is on the device the
-  // caller passes as 'options' and '.item()' copies it to the host on every
-  // iteration: on a GPU the loop waits for it each time [devplace-sync-in-loop]
-  // CHECK: :[[@LINE-5]]:81: note: 'options' comes from outside this function;
-  // its device is unknown CHECK: :[[@LINE-3]]:34: note: keep the running value
-  // on the device (a tensor sum such as 'total +=
-  // x.to(options).sum().detach()') and read it once after the loop
+  // CHECK: :[[@LINE-1]]:34: warning: 'x.to(options).sum()' is on the device the caller passes as 'options' and '.item()' copies it to the host on every iteration: on a GPU the loop waits for it each time [devplace-sync-in-loop]
+  // CHECK: :[[@LINE-5]]:81: note: 'options' comes from outside this function; its device is unknown
+  // CHECK: :[[@LINE-3]]:34: note: keep the running value on the device (a tensor sum such as 'total += x.to(options).sum().detach()') and read it once after the loop
   return total;
 }
 

@@ -1,8 +1,7 @@
 // devplace-unregistered-submodule: module members, parameters and buffers
 // that are never registered; registered twins stay silent.
 // RUN: %check_fixes devplace-unregistered-submodule
-// RUN: not %devplace --checks='-*,devplace-unregistered-submodule' %s --
-// %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-unregistered-submodule' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
 
 struct SqueezeExciteImpl : torch::nn::Module {
@@ -53,17 +52,14 @@ struct HeadImpl : torch::nn::Module {
     act = torch::nn::ReLU();
     flat = torch::nn::Flatten();
     drop = torch::nn::Dropout(0.2);
-    // FIXES: {{^ *}}drop = register_module("drop",
-    // torch::nn::Dropout(0.2));{{$}}
+    // FIXES: {{^ *}}drop = register_module("drop", torch::nn::Dropout(0.2));{{$}}
     norm = torch::nn::BatchNorm2d(8);
-    // FIXES: {{^ *}}norm = register_module("norm",
-    // torch::nn::BatchNorm2d(8));{{$}}
+    // FIXES: {{^ *}}norm = register_module("norm", torch::nn::BatchNorm2d(8));{{$}}
     layers = torch::nn::Sequential();
     layers->push_back(register_module("fc1", torch::nn::Linear(8, 8)));
     layers->push_back(register_module("fc2", torch::nn::Linear(8, 2)));
     other = torch::nn::Sequential();
-    // FIXES: {{^ *}}other = register_module("other",
-    // torch::nn::Sequential());{{$}}
+    // FIXES: {{^ *}}other = register_module("other", torch::nn::Sequential());{{$}}
     other->push_back(torch::nn::Linear(8, 8));
   }
   torch::nn::ReLU act{nullptr};
@@ -74,19 +70,12 @@ struct HeadImpl : torch::nn::Module {
 };
 // (The CHECK lines come after the class: the CLI prints the lines from each
 // fix-it to its warning, and they must not hold "warning:" text.)
-// CHECK: :[[@LINE-6]]:22: warning: submodule 'drop' of 'HeadImpl' is never
-// registered: it stays in training mode when 'HeadImpl' is put in eval() mode;
-// register it with register_module [devplace-unregistered-submodule] CHECK:
-// :[[@LINE-20]]:12: note: 'drop' is given its value here CHECK:
-// :[[@LINE-7]]:26: warning: submodule 'norm' of 'HeadImpl' is never registered:
-// it will not move with ->to(device), and its parameters will not be trained or
-// saved, and it stays in training mode under eval(); register it with
-// register_module [devplace-unregistered-submodule] CHECK: :[[@LINE-20]]:12:
-// note: 'norm' is given its value here CHECK: :[[@LINE-8]]:42: warning:
-// submodule 'other' of 'HeadImpl' is never registered: it will not move with
-// ->to(device), and its parameters will not be trained or saved; register it
-// with register_module [devplace-unregistered-submodule] CHECK:
-// :[[@LINE-17]]:13: note: 'other' is given its value here
+// CHECK: :[[@LINE-6]]:22: warning: submodule 'drop' of 'HeadImpl' is never registered: it stays in training mode when 'HeadImpl' is put in eval() mode; register it with register_module [devplace-unregistered-submodule]
+// CHECK: :[[@LINE-20]]:12: note: 'drop' is given its value here
+// CHECK: :[[@LINE-7]]:26: warning: submodule 'norm' of 'HeadImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved, and it stays in training mode under eval(); register it with register_module [devplace-unregistered-submodule]
+// CHECK: :[[@LINE-20]]:12: note: 'norm' is given its value here
+// CHECK: :[[@LINE-8]]:42: warning: submodule 'other' of 'HeadImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved; register it with register_module [devplace-unregistered-submodule]
+// CHECK: :[[@LINE-17]]:13: note: 'other' is given its value here
 
 // A constructor defined outside its class: its initialisers count too.
 struct OutOfLineImpl : torch::nn::Module {
@@ -95,13 +84,9 @@ struct OutOfLineImpl : torch::nn::Module {
   torch::nn::Linear head{nullptr};
 };
 OutOfLineImpl::OutOfLineImpl() : body(torch::nn::Linear(2, 2)) {
-  // FIXES: {{^}}OutOfLineImpl::OutOfLineImpl() : body(register_module("body",
-  // torch::nn::Linear(2, 2))) {{{$}}
+  // FIXES: {{^}}OutOfLineImpl::OutOfLineImpl() : body(register_module("body", torch::nn::Linear(2, 2))) {{{$}}
   head = register_module("head", torch::nn::Linear(2, 2));
 }
 
-// CHECK: :[[@LINE-8]]:21: warning: submodule 'body' of 'OutOfLineImpl' is never
-// registered: it will not move with ->to(device), and its parameters will not
-// be trained or saved; register it with register_module
-// [devplace-unregistered-submodule] CHECK: :[[@LINE-6]]:39: note: 'body' is
-// given its value here
+// CHECK: :[[@LINE-8]]:21: warning: submodule 'body' of 'OutOfLineImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved; register it with register_module [devplace-unregistered-submodule]
+// CHECK: :[[@LINE-6]]:39: note: 'body' is given its value here

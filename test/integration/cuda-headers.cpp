@@ -4,15 +4,14 @@
 // waited for by a stream, an event or the current stream, and device
 // pointers handed to the CUDA runtime.
 // REQUIRES: cuda-headers
-// RUN: not %devplace %s -- %cuda_torch_flags | FileCheck %s
-// -implicit-check-not='{{warning|note}}:' RUN: %tidy_plugin %s --
-// %cuda_torch_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace %s -- %cuda_torch_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: %tidy_plugin %s -- %cuda_torch_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <cuda_runtime.h>
-#include <torch/torch.h>
 #include <vector>
 
 // A device guard chooses which GPU; the tensor is on CUDA all the same.
@@ -20,9 +19,8 @@ float guarded_read(torch::Device device) {
   c10::cuda::CUDAGuard guard(device);
   torch::Tensor t = torch::zeros({3}, torch::kCUDA);
   return t.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-3]]:21: note:
-  // 't' is created on 'torch::kCUDA' here
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:21: note: 't' is created on 'torch::kCUDA' here
 }
 
 // Moved back before the read: fine.
@@ -49,15 +47,11 @@ float side_stream_no_wait(const torch::Tensor &x) {
   c10::cuda::CUDAStreamGuard stream_guard(stream);
   torch::Tensor y = x.to(torch::kCUDA) * 2;
   torch::Tensor h = y.to(torch::kCPU, /*non_blocking=*/true);
-  // CHECK: :[[@LINE-1]]:23: warning: 'y' is on a CUDA device and
-  // '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read
-  // before anything waits for it [devplace-async-host-copy] CHECK:
-  // :[[@LINE-3]]:23: note: 'x' is moved to 'torch::kCUDA' here CHECK:
-  // :[[@LINE-4]]:17: note: 'y' is assigned here
+  // CHECK: :[[@LINE-1]]:23: warning: 'y' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:23: note: 'x' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-4]]:17: note: 'y' is assigned here
   return h.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has
-  // arrived; call torch::cuda::synchronize() first, or copy without
-  // non_blocking
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
 }
 
 // An event recorded after the copy and waited for.
@@ -81,8 +75,7 @@ float current_stream_wait(const torch::Tensor &x) {
 std::vector<float> runtime_copy(const torch::Tensor &x) {
   torch::Tensor y = x.cuda();
   std::vector<float> out(y.numel());
-  cudaMemcpy(out.data(), y.data_ptr<float>(), out.size() * sizeof(float),
-             cudaMemcpyDeviceToHost);
+  cudaMemcpy(out.data(), y.data_ptr<float>(), out.size() * sizeof(float), cudaMemcpyDeviceToHost);
   return out;
 }
 
@@ -90,19 +83,16 @@ std::vector<float> runtime_copy(const torch::Tensor &x) {
 float mutable_read(const torch::Tensor &x) {
   torch::Tensor y = x.to(torch::kCUDA);
   return y.mutable_data_ptr<float>()[0] + y.const_data_ptr<float>()[1];
-  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-3]]:23: note:
-  // 'y' is moved to 'torch::kCUDA' here
+  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:23: note: 'y' is moved to 'torch::kCUDA' here
 }
 
 // Placed with options, and with a memory format.
 float options_read(const torch::Tensor &x) {
-  torch::Tensor y =
-      x.to(torch::TensorOptions().device(torch::kCUDA).dtype(torch::kFloat));
+  torch::Tensor y = x.to(torch::TensorOptions().device(torch::kCUDA).dtype(torch::kFloat));
   torch::Tensor z = y.to(torch::MemoryFormat::Contiguous);
   return z.data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:12: warning: 'z' is on a CUDA device when its memory is
-  // read on the host here [devplace-host-sink] CHECK: :[[@LINE-4]]:23: note:
-  // 'y' is moved to 'torch::TensorOptions().device(torch::kCUDA).d...' here
+  // CHECK: :[[@LINE-1]]:12: warning: 'z' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:23: note: 'y' is moved to 'torch::TensorOptions().device(torch::kCUDA).d...' here
   // CHECK: :[[@LINE-4]]:17: note: 'z' is assigned here
 }

@@ -98,8 +98,7 @@ struct TensorOptions {
   TensorOptions layout(optional<Layout> layout) const noexcept;
   TensorOptions requires_grad(optional<bool> requires_grad) const noexcept;
   TensorOptions pinned_memory(optional<bool> pinned_memory) const noexcept;
-  TensorOptions
-  memory_format(optional<MemoryFormat> memory_format) const noexcept;
+  TensorOptions memory_format(optional<MemoryFormat> memory_format) const noexcept;
   Device device() const noexcept;
   bool has_device() const noexcept;
 };
@@ -111,28 +110,28 @@ TensorOptions requires_grad(bool r = true);
 namespace at {
 using c10::ArrayRef;
 using c10::Device;
-using c10::device;
 using c10::DeviceType;
-using c10::dtype;
 using c10::IntArrayRef;
-using c10::kBool;
-using c10::kByte;
 using c10::kCPU;
 using c10::kCUDA;
-using c10::kDouble;
-using c10::kFloat;
-using c10::kFloat32;
 using c10::kHIP;
-using c10::kInt;
-using c10::kLong;
 using c10::kMPS;
 using c10::kXPU;
+using c10::kByte;
+using c10::kInt;
+using c10::kLong;
+using c10::kFloat;
+using c10::kFloat32;
+using c10::kDouble;
+using c10::kBool;
 using c10::Layout;
 using c10::MemoryFormat;
-using c10::requires_grad;
 using c10::Scalar;
 using c10::ScalarType;
 using c10::TensorOptions;
+using c10::device;
+using c10::dtype;
+using c10::requires_grad;
 
 template <typename T, size_t N> class TensorAccessor {
 public:
@@ -268,8 +267,7 @@ Tensor cat(TensorList tensors, int64_t dim = 0);
 Tensor stack(TensorList tensors, int64_t dim = 0);
 Tensor matmul(const Tensor &self, const Tensor &other);
 Tensor sigmoid(const Tensor &self);
-Tensor &add_out(Tensor &out, const Tensor &self, const Tensor &other,
-                const Scalar &alpha = 1);
+Tensor &add_out(Tensor &out, const Tensor &self, const Tensor &other, const Scalar &alpha = 1);
 Tensor where(const Tensor &condition, const Tensor &self, const Tensor &other);
 
 namespace cuda {
@@ -407,8 +405,7 @@ at::Tensor binary_cross_entropy(const at::Tensor &input, const at::Tensor &targe
 } // namespace nn
 
 // As in torch/serialize.h: load() fills a module (or tensor) in place.
-template <typename Value>
-void save(const Value &value, const std::string &path);
+template <typename Value> void save(const Value &value, const std::string &path);
 template <typename Value> void load(Value &value, const std::string &path);
 
 namespace jit {
@@ -447,8 +444,7 @@ public:
   template <typename... Modules> explicit SequentialImpl(Modules &&...modules);
   template <typename ReturnType = at::Tensor, typename... InputTypes>
   ReturnType forward(InputTypes &&...inputs);
-  template <typename ModuleType>
-  void push_back(std::shared_ptr<ModuleType> module);
+  template <typename ModuleType> void push_back(std::shared_ptr<ModuleType> module);
   template <typename M> void push_back(ModuleHolder<M> module_holder);
 };
 class Sequential : public ModuleHolder<SequentialImpl> {

@@ -1,9 +1,8 @@
 // Drives devplace-clangd through a real Language Server Protocol exchange
 // over stdio (vscode-jsonrpc) and prints what an editor would show.
 //
-// Usage: node lsp_client.js SERVER SETTINGS.json PROJECT_DIR BUGGY.cpp
-// FIXED.cpp HALF.cpp SETTINGS.json is the VS Code recipe: the server gets its
-// clangd.arguments.
+// Usage: node lsp_client.js SERVER SETTINGS.json PROJECT_DIR BUGGY.cpp FIXED.cpp HALF.cpp
+// SETTINGS.json is the VS Code recipe: the server gets its clangd.arguments.
 //
 // initialize → didOpen(buggy) → publishDiagnostics with the devplace warning
 // → codeAction returns its fix → didChange(half-written code) → the server
@@ -90,10 +89,7 @@ async function main() {
   const half = await next;
   // A function that does not compile gives no devplace diagnostic, although
   // the finished code's bug is already in it.
-  console.log(`half-written: ${
-                  half.filter((d) => d.severity === 1).length > 0
-                      ? 'errors shown'
-                      : 'no errors'}, ` +
+  console.log(`half-written: ${half.filter((d) => d.severity === 1).length > 0 ? 'errors shown' : 'no errors'}, ` +
               `server alive, ${devplace(half).length} devplace diagnostic(s)`);
 
   next = diagnosticsFor(3);

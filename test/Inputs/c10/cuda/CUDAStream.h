@@ -11,8 +11,7 @@ public:
   bool query() const;
   void synchronize() const;
 };
-CUDAStream getStreamFromPool(const bool isHighPriority = false,
-                             DeviceIndex device = -1);
+CUDAStream getStreamFromPool(const bool isHighPriority = false, DeviceIndex device = -1);
 CUDAStream getDefaultCUDAStream(DeviceIndex device_index = -1);
 CUDAStream getCurrentCUDAStream(DeviceIndex device_index = -1);
 void setCurrentCUDAStream(CUDAStream stream);
