@@ -7,12 +7,14 @@
 #include "clang/Frontend/FrontendOptions.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 
 using namespace clang;
 using namespace clang::tooling;
@@ -87,6 +89,37 @@ std::vector<std::string> leadingIncludes(StringRef Text, StringRef MainDir) {
                      Name.str() + Close + "\n");
   }
   return Header;
+}
+
+/// The headers of the C++ standard library, which a translation unit may
+/// include in any order ([using.headers]).
+static bool isStandardLibraryHeader(StringRef Name) {
+  static const char *const Names[] = {
+      "algorithm", "any", "array", "atomic", "barrier", "bit", "bitset",
+      "cassert", "cctype", "cerrno", "cfenv", "cfloat", "charconv", "chrono",
+      "cinttypes", "climits", "clocale", "cmath", "codecvt", "compare",
+      "complex", "concepts", "condition_variable", "coroutine", "csetjmp",
+      "csignal", "cstdarg", "cstddef", "cstdint", "cstdio", "cstdlib",
+      "cstring", "ctime", "cuchar", "cwchar", "cwctype", "deque", "exception",
+      "execution", "expected", "filesystem", "format", "forward_list",
+      "fstream", "functional", "future", "initializer_list", "iomanip", "ios",
+      "iosfwd", "iostream", "istream", "iterator", "latch", "limits", "list",
+      "locale", "map", "memory", "memory_resource", "mutex", "new", "numbers",
+      "numeric", "optional", "ostream", "print", "queue", "random", "ranges",
+      "ratio", "regex", "scoped_allocator", "semaphore", "set", "shared_mutex",
+      "source_location", "span", "sstream", "stack", "stdexcept",
+      "stop_token", "streambuf", "string", "string_view", "syncstream",
+      "system_error", "thread", "tuple", "type_traits", "typeindex",
+      "typeinfo", "unordered_map", "unordered_set", "utility", "valarray",
+      "variant", "vector", "version"};
+  return llvm::is_contained(Names, Name);
+}
+
+void setStandardHeadersLast(std::vector<std::string> &Lines) {
+  std::stable_partition(Lines.begin(), Lines.end(), [](StringRef L) {
+    return !(L.consume_front("#include <") && L.consume_back(">\n") &&
+             isStandardLibraryHeader(L));
+  });
 }
 
 namespace {
@@ -204,12 +237,18 @@ PreambleStore::plan(const std::string &File, const CompileCommand &Command,
                                     /*RequiresNullTerminator=*/false);
   if (!Text)
     return std::nullopt;
+  // Relative to the command's directory. Spelled out: the two-argument
+  // make_absolute moved from sys::fs to sys::path in LLVM 22.
   SmallString<256> Abs(File);
-  sys::fs::make_absolute(Command.Directory, Abs);
+  if (!sys::path::is_absolute(Abs)) {
+    Abs = Command.Directory;
+    sys::path::append(Abs, File);
+  }
   std::vector<std::string> Lines =
       leadingIncludes((*Text)->getBuffer(), sys::path::parent_path(Abs));
   if (Lines.empty())
     return std::nullopt;
+  setStandardHeadersLast(Lines);
   // What keys it besides its lines: the command as the analysis will run
   // it, ClangTool's own adjustments first (the output file is left out),
   // the main file left out.

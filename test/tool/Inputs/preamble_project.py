@@ -12,10 +12,13 @@ Usage: preamble_project.py DIR INPUTS
   src/clean.cpp      the same leading lines, nothing to report
   src/twice_a.cpp,   leading lines that begin with the unguarded header: a
   src/twice_b.cpp    preamble of it makes its struct defined twice
-  src/alone.cpp      leading lines of its own (<vector> first)
+  src/alone.cpp      leading lines of its own (<vector>, then "guarded.h")
+  src/std_a.cpp,     standard headers in different orders, then "guarded.h"
+  src/std_b.cpp      and <torch/torch.h>: with the standard headers set last
+                     they share those two
 
-The sink files and clean.cpp share two lines, and <torch/torch.h> with
-nothing else; the preamble they take is the longest the most files share.
+The sink files, clean.cpp and missing.cpp share two lines; the preamble they
+take is the longest the most files share.
   src/macro.cpp      a #define before its includes: nothing to share
   src/missing.cpp    the sink files' lines, then a header that does not
                      exist: it fails over the preamble as it fails alone
@@ -75,12 +78,23 @@ float twice_{name}(const torch::Tensor &x) {{
 """
 
 ALONE = """#include <vector>
+#include "guarded.h"
 #include <torch/torch.h>
 
 float alone(const torch::Tensor &x) {
   auto t = x.cuda();
   return t.data_ptr<float>()[0];
 }
+"""
+
+STD = """{includes}#include "guarded.h"
+#include <torch/torch.h>
+
+float std_{name}(const torch::Tensor &x) {{
+  Guarded g;
+  auto t = x.cuda();
+  return t.data_ptr<float>()[g.n];
+}}
 """
 
 MISSING = """#include <torch/torch.h>
@@ -109,6 +123,8 @@ def main():
              "sink_a.cpp": SINK.format(name="a"), "sink_b.cpp": SINK.format(name="b"),
              "clean.cpp": CLEAN, "twice_a.cpp": TWICE.format(name="a"),
              "twice_b.cpp": TWICE.format(name="b"), "alone.cpp": ALONE, "macro.cpp": MACRO,
+             "std_a.cpp": STD.format(name="a", includes="#include <vector>\n#include <string>\n"),
+             "std_b.cpp": STD.format(name="b", includes="#include <string>\n#include <map>\n"),
              "missing.cpp": MISSING}
     for name, text in files.items():
         with open(os.path.join(src, name), "w") as f:
