@@ -71,7 +71,7 @@ llvm::StringRef FunctionAnalyzer::whenText() {
 const ValueDecl *FunctionAnalyzer::keyOf(const Expr *E) const {
   E = stripValue(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (isa<VarDecl>(DRE->getDecl()))
+    if (isa<VarDecl, BindingDecl>(DRE->getDecl()))
       return canonical(DRE->getDecl());
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     if (isa<FieldDecl>(ME->getMemberDecl()) &&

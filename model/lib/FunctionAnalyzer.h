@@ -89,6 +89,10 @@ private:
   llvm::DenseSet<const VarDecl *> MapEntries;
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
   llvm::DenseSet<const ValueDecl *> AliasTargets;
+  /// Tracked values whose address the function takes (`&t`): which one a
+  /// pointer reaches is not followed, so a write through a pointer may
+  /// change any of them.
+  llvm::DenseSet<const ValueDecl *> AddressTaken;
   // Arms of conditional operators, and their values where they ran.
   llvm::DenseSet<const Expr *> Arms;
   llvm::DenseMap<const Expr *, Fact> ArmFacts;
@@ -262,9 +266,25 @@ private:
   /// the variable that holds it.
   std::string calleeText(const CallExpr *CE, const FunctionDecl *Def) const;
   void applyParamMoves(const Expr *E);
-  /// A module passed by non-const reference to code not summarised
-  /// (`torch::load(model, path)`) is of unknown device after the call.
-  void forgetModulesPassedOn(const Expr *E);
+  /// What a call may write that no summary says: a value passed by
+  /// non-const reference to code not summarised (`torch::load(t, path)`,
+  /// a function defined in another file), or by address to any function,
+  /// is unknown after the call, as the Clang Static Analyzer invalidates
+  /// what a call can reach. The table names the exceptions: calls that
+  /// only read (std::begin), write in place and keep the device (`_out`),
+  /// or exchange their arguments (std::swap). A forwarding reference
+  /// (`T &&` of a template) passes its argument on and counts as a read.
+  void invalidateUnseenWrites(const Expr *E);
+  /// The value stored at \p Place (a variable, a module, a container's
+  /// element) is unknown from here on.
+  void forgetValueAt(const Expr *Place, SourceLocation Loc);
+  /// Each element of tuple \p K may be unknown.
+  void forgetElements(const ValueDecl *K);
+  /// A write through a pointer to a tracked type (`*p = …`, a call given a
+  /// `Tensor *`): every value whose address was taken is unknown.
+  void forgetAddressTaken();
+  /// \p LHS writes through a pointer (`*p`, `p[i]`).
+  static bool throughPointer(const Expr *LHS);
   /// \p F, passed to \p Def, where \p Sink reaches host code: only under
   /// the helper's guards, as this call sets them.
   Fact guarded(const Fact &F, const FunctionDecl *Def, const ParamSink &Sink,

@@ -184,30 +184,140 @@ void FunctionAnalyzer::applyParamMoves(const Expr *E) {
   }
 }
 
-void FunctionAnalyzer::forgetModulesPassedOn(const Expr *E) {
-  // torch::load(model, path) loads the parameters where they were saved;
-  // any code not summarised that takes a module by non-const reference may
-  // move it. (A helper of this code says what it does: applyParamMoves.)
+/// Parameter \p I of \p Callee is a forwarding reference (`T &&` of a
+/// template parameter, `auto &&`): the callee hands its argument on.
+static bool isForwardingReference(const FunctionDecl *Callee, unsigned I) {
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  if (!Pattern || !Pattern->getNumParams())
+    return false;
+  unsigned Last = Pattern->getNumParams() - 1;
+  // Arguments from a trailing pack (`Args &&...args`) bind its pattern.
+  const ParmVarDecl *P = Pattern->getParamDecl(std::min(I, Last));
+  if (I > Last && !P->isParameterPack())
+    return false;
+  QualType T = P->getType();
+  if (const auto *Pack = T->getAs<PackExpansionType>())
+    T = Pack->getPattern();
+  const auto *RT = T->getAs<RValueReferenceType>();
+  return RT && !RT->getPointeeType().isConstQualified() &&
+         RT->getPointeeType()->getAs<TemplateTypeParmType>();
+}
+
+void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
-  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
-  unsigned First = 0;
-  // LibTorch's own functions count as not summarised even where its headers
-  // are not system headers (-I rather than -isystem).
-  if (!Callee ||
-      (summarisable(CE, Callee, Scope::NonSystem, First) &&
-       !Api.inNamespace(qualifiedName(Callee), ApiRole::LibraryNamespace)))
+  if (!CE)
     return;
-  First = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  std::string Name = Callee ? qualifiedName(Callee) : "";
+  unsigned First = 0;
+  // A summary says what its function writes through references
+  // (applyParamMoves), not through pointers. LibTorch's own functions count
+  // as not summarised even where its headers are not system headers (-I
+  // rather than -isystem).
+  bool Summarised = Callee &&
+                    summarisable(CE, Callee, Scope::NonSystem, First) &&
+                    !Api.inNamespace(Name, ApiRole::LibraryNamespace);
+  // Calls whose writes the model follows, or that write nothing.
+  if (Callee &&
+      (Api.callee(Name, ApiRole::KeepsArgumentDevice) ||
+       llvm::any_of(
+           std::initializer_list<ApiRole>{ApiRole::PassesThrough, ApiRole::TupleGet, ApiRole::TupleMaker,
+            ApiRole::TiesReferences, ApiRole::ReadsArguments,
+            ApiRole::OutputIterator, ApiRole::WritesResults},
+           [&](ApiRole R) { return Api.is(ApiMatch::Function, Name, R); })))
+    return;
+  First = isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(Callee)
+              ? 1
+              : 0;
   ArgsOf ArgOf{CE, First};
-  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
-    QualType T = Callee->getParamDecl(I)->getType();
-    const Expr *Arg = ArgOf(I);
-    if (Arg && T->isLValueReferenceType() &&
-        !T.getNonReferenceType().isConstQualified() &&
-        classifyType(T) == DeviceCarrier::Module)
-      if (const ValueDecl *K = moduleKeyOf(Arg))
-        Cur->Vals[K] = Fact::unknown();
+  if (Callee && Api.is(ApiMatch::Function, Name, ApiRole::SwapsArguments)) {
+    // std::swap(a, b): each takes the other's value.
+    const ValueDecl *A = keyOf(ArgOf(0)), *B = keyOf(ArgOf(1));
+    if (A && B && classifyType(A->getType()) != DeviceCarrier::None) {
+      Fact FA = lookup(A, ArgOf(0)), FB = lookup(B, ArgOf(1));
+      Cur->Vals[A] = FB;
+      Cur->Vals[B] = FA;
+      // Elements are kept per function, not per point: either may be
+      // either's.
+      forgetElements(A);
+      forgetElements(B);
+      return;
+    }
   }
+  const FunctionProtoType *Proto = nullptr;
+  if (!Callee)
+    if (QualType T = CE->getCallee()->getType(); !T.isNull()) {
+      if (T->isPointerType())
+        T = T->getPointeeType();
+      Proto = T->getAs<FunctionProtoType>();
+    }
+  unsigned NumParams =
+      Callee ? Callee->getNumParams() : Proto ? Proto->getNumParams() : 0;
+  for (unsigned I = 0; I < NumParams; ++I) {
+    QualType T = Callee ? Callee->getParamDecl(I)->getType()
+                        : Proto->getParamType(I);
+    const Expr *Arg = ArgOf(I);
+    if (!Arg)
+      continue;
+    // `decode(raw, out)` with `void decode(const Tensor &, Tensor &out);`.
+    bool ByReference = !Summarised && T->isLValueReferenceType() &&
+                       !T.getNonReferenceType().isConstQualified() &&
+                       !(Callee && isForwardingReference(Callee, I));
+    // `decode(raw, &out)` with `void decode(const Tensor &, Tensor *out);`.
+    const auto *Address = dyn_cast<UnaryOperator>(stripValue(Arg));
+    bool ByAddress = T->isPointerType() &&
+                     !T->getPointeeType().isConstQualified() && Address &&
+                     Address->getOpcode() == UO_AddrOf;
+    if (ByAddress) {
+      Arg = Address->getSubExpr();
+    } else if (T->isPointerType() && !T->getPointeeType().isConstQualified() &&
+               classifyType(T->getPointeeType()) != DeviceCarrier::None) {
+      // A pointer from elsewhere: it may reach any value whose address
+      // was taken.
+      forgetAddressTaken();
+      continue;
+    } else if (!ByReference) {
+      continue;
+    }
+    if (classifyType(Arg->getType()) == DeviceCarrier::None)
+      continue;
+    forgetValueAt(Arg, CE->getExprLoc());
+  }
+}
+
+void FunctionAnalyzer::forgetValueAt(const Expr *Place, SourceLocation Loc) {
+  if (const ValueDecl *K = keyOf(Place)) {
+    Cur->Vals[K] = Fact::unknown();
+    forgetElements(K);
+  } else if (const ValueDecl *K = moduleKeyOf(Place)) {
+    Cur->Vals[K] = Fact::unknown();
+  } else if (const ValueDecl *K = containerOf(Place)) {
+    assign(K, Fact::unknown(), Loc, /*Weak=*/true, nullptr);
+  }
+}
+
+void FunctionAnalyzer::forgetAddressTaken() {
+  for (const ValueDecl *K : AddressTaken) {
+    Cur->Vals[canonical(K)] = Fact::unknown();
+    forgetElements(canonical(K));
+  }
+}
+
+bool FunctionAnalyzer::throughPointer(const Expr *LHS) {
+  LHS = LHS->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(LHS))
+    return UO->getOpcode() == UO_Deref;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(LHS))
+    return AS->getBase()->IgnoreParenImpCasts()->getType()->isPointerType();
+  return false;
+}
+
+void FunctionAnalyzer::forgetElements(const ValueDecl *K) {
+  auto It = Elements.find(K);
+  if (It == Elements.end())
+    return;
+  for (Fact &F : It->second)
+    F = join(F, Fact::unknown());
 }
 
 std::optional<Fact> FunctionAnalyzer::memberSummary(const FieldDecl *FD) {

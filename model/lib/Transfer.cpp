@@ -321,7 +321,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   if (Arms.contains(E))
     ArmFacts[E] = Value;
   applyParamMoves(E);
-  forgetModulesPassedOn(E);
+  invalidateUnseenWrites(E);
   // A method of this code tells how it changes its object; other calls
   // that may change an object leave its members unknown.
   auto Updates = memberUpdates(E);
@@ -385,9 +385,19 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       Model.recordMember(cast<FieldDecl>(ME->getMemberDecl()), F);
       return;
     }
+    if (throughPointer(LHS) &&
+        classifyType(LHS->getType()) != DeviceCarrier::None) {
+      forgetAddressTaken();
+      return;
+    }
     if (const ValueDecl *K = keyOf(LHS)) {
       if (classifyType(K->getType()) != DeviceCarrier::None)
         assign(K, eval(RHS), E->getExprLoc(), false, RHS);
+      // `auto &[a, b] = pair; a = …` writes the pair's element.
+      if (const auto *B = dyn_cast<BindingDecl>(K))
+        if (const auto *DD = dyn_cast_or_null<VarDecl>(B->getDecomposedDecl());
+            DD && DD->getType()->isReferenceType() && DD->getInit())
+          forgetValueAt(DD->getInit(), E->getExprLoc());
     } else if (const ValueDecl *K = containerOf(LHS)) {
       assign(K, eval(RHS), E->getExprLoc(), true, RHS);
     }

@@ -112,8 +112,13 @@ DeviceCarrier classifyType(QualType T) {
   if (T.isNull())
     return DeviceCarrier::None;
   T = T.getNonReferenceType().getCanonicalType();
+  // A pointer into memory; a pointer to a tensor, a container or a module
+  // is not one (what it points to is not followed).
   if (T->isPointerType())
-    return DeviceCarrier::Pointer;
+    return classifyType(T->getPointeeType()) == DeviceCarrier::None ||
+                   T->getPointeeType()->isPointerType()
+               ? DeviceCarrier::Pointer
+               : DeviceCarrier::None;
   if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
     return classifyType(AT->getElementType()) == DeviceCarrier::None
                ? DeviceCarrier::None

@@ -152,8 +152,16 @@ void FunctionAnalyzer::findStructure() {
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *UO) {
-      if (UO->getOpcode() == UO_AddrOf)
+      if (UO->getOpcode() == UO_AddrOf) {
         escape(UO->getSubExpr());
+        // A value a pointer may reach: a write through any pointer may
+        // change it.
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(
+                UO->getSubExpr()->IgnoreParenImpCasts()))
+          if (isa<VarDecl, BindingDecl>(DRE->getDecl()) &&
+              FA->classifyType(DRE->getType()) != DeviceCarrier::None)
+            FA->AddressTaken.insert(DRE->getDecl());
+      }
       return true;
     }
     void arguments(const Expr *Call, const FunctionDecl *Callee,
