@@ -409,8 +409,10 @@ Fact FunctionAnalyzer::evalConstruct(const CXXConstructExpr *CE) {
       return Fact::unknown();
     }
   }
+  // An undefined tensor is on no device: no evidence of the host, and
+  // nothing in a join (`acc = acc.defined() ? acc + x : x`).
   if (CE->getNumArgs() == 0 && C == DeviceCarrier::Tensor)
-    return Fact::host(); // an undefined tensor owns no memory
+    return Fact{};
   if (C == DeviceCarrier::Module)
     return Fact::host(); // a new module's parameters are on the host
   Fact R;

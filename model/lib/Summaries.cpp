@@ -166,10 +166,17 @@ FunctionAnalyzer::HelperCall FunctionAnalyzer::mainFileHelper(const Expr *E) {
 }
 
 void FunctionAnalyzer::applyParamMoves(const Expr *E) {
-  // `to_device(x)` with `void to_device(torch::Tensor &t) { t = t.cuda(); }`.
-  auto [CE, Def, Summary, First] = mainFileHelper(E);
-  if (!Summary)
+  // `to_device(x)` with `void to_device(torch::Tensor &t) { t = t.cuda(); }`,
+  // defined in the main file or in a project header (what a helper writes
+  // is needed wherever it is defined; where its accesses are shown is not).
+  const auto *CE = dyn_cast<CallExpr>(E);
+  unsigned First = 0;
+  const FunctionDecl *Def =
+      CE ? summarisable(CE, CE->getDirectCallee(), Scope::NonSystem, First)
+         : nullptr;
+  if (!Def || Api.inNamespace(qualifiedName(Def), ApiRole::LibraryNamespace))
     return;
+  const FunctionFacts *Summary = &Model.analyze(Def);
   for (const auto &[Index, Exit] : Summary->ParamOut) {
     if (Index + First >= CE->getNumArgs())
       continue;

@@ -271,7 +271,7 @@ void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
     }
   }
   if (!Init) {
-    Cur->Vals[VD] = C == DeviceCarrier::Tensor ? Fact::host() : Fact{};
+    Cur->Vals[VD] = Fact{}; // an undefined tensor is on no device
     return;
   }
   Fact F = eval(Init);
@@ -393,6 +393,13 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
     if (const ValueDecl *K = keyOf(LHS)) {
       if (classifyType(K->getType()) != DeviceCarrier::None)
         assign(K, eval(RHS), E->getExprLoc(), false, RHS);
+      // `for (auto &t : batch) t = …` writes an element of batch.
+      if (const auto *VD = dyn_cast<VarDecl>(K);
+          VD && VD->getType()->isLValueReferenceType() &&
+          !VD->getType().getNonReferenceType().isConstQualified())
+        if (auto It = RangeForInits.find(VD); It != RangeForInits.end())
+          if (const ValueDecl *Range = keyOf(It->second))
+            assign(Range, eval(RHS), E->getExprLoc(), /*Weak=*/true, RHS);
       // `auto &[a, b] = pair; a = …` writes the pair's element.
       if (const auto *B = dyn_cast<BindingDecl>(K))
         if (const auto *DD = dyn_cast_or_null<VarDecl>(B->getDecomposedDecl());

@@ -420,13 +420,17 @@ void FunctionAnalyzer::finish(const State &Exit) {
     return SM.isBeforeInTranslationUnit(A.Sink->getBeginLoc(),
                                         B.Sink->getBeginLoc());
   });
-  // By-reference parameters the function moves: their value at the exit.
+  // By-reference parameters the function writes: their value at the exit
+  // (unknown when it gives them a value it cannot follow, or when the
+  // analysis was cut short and the writes are not all known).
   for (unsigned I = 0; I < FD->getNumParams() && I < 32; ++I) {
     const ParmVarDecl *P = FD->getParamDecl(I);
-    if (!isOutParam(P) || !Exit.Reach || !Out.Complete)
+    if (!isOutParam(P) || !Exit.Reach)
       continue;
     const Fact *F = Exit.Vals.lookup(P);
-    if (F && (F->Host || F->Dev))
+    if (!Out.Complete)
+      Out.ParamOut.emplace_back(I, Fact::unknown());
+    else if (F && (F->Host || F->Dev || F->Unknown))
       Out.ParamOut.emplace_back(I, *F);
   }
   // A plain class's members at the exit, for callers' objects: those a
