@@ -278,7 +278,7 @@ private:
   /// The value stored at \p Place (a variable, a module, a container's
   /// element) is unknown from here on.
   void forgetValueAt(const Expr *Place, SourceLocation Loc);
-  /// Each element of tuple \p K may be unknown.
+  /// Each element of tuple \p K is unknown.
   void forgetElements(const ValueDecl *K);
   /// A write through a pointer to a tracked type (`*p = …`, a call given a
   /// `Tensor *`): every value whose address was taken is unknown.

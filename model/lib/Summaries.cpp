@@ -244,8 +244,7 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E) {
       Fact FA = lookup(A, ArgOf(0)), FB = lookup(B, ArgOf(1));
       Cur->Vals[A] = FB;
       Cur->Vals[B] = FA;
-      // Elements are kept per function, not per point: either may be
-      // either's.
+      // Elements are kept per function, not per point.
       forgetElements(A);
       forgetElements(B);
       return;
@@ -323,8 +322,10 @@ void FunctionAnalyzer::forgetElements(const ValueDecl *K) {
   auto It = Elements.find(K);
   if (It == Elements.end())
     return;
+  // Elements are kept per function, not per point: a write that may reach
+  // them makes them unknown everywhere (knowing less never reports more).
   for (Fact &F : It->second)
-    F = join(F, Fact::unknown());
+    F = Fact::unknown();
 }
 
 std::optional<Fact> FunctionAnalyzer::memberSummary(const FieldDecl *FD) {

@@ -1,0 +1,161 @@
+// Writes the analysis cannot see make a value unknown, never host; writes
+// through another name for a value (a structured binding, a range-for
+// reference, a pointer, std::swap) reach the value. Each shape has a
+// positive, where the write is seen and reaches a host read or a mismatch,
+// and a silent twin, where the callee is not known or the write moves the
+// tensor back.
+// RUN: %tidy_load --checks='-*,devplace-device-mismatch,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-device-mismatch,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+// Defined in another file: what they write is not known.
+void decode(const torch::Tensor &raw, torch::Tensor &out);
+void decode_into(const torch::Tensor &raw, torch::Tensor *out);
+struct Loader {
+  void fill(torch::Tensor &t);
+};
+std::tuple<torch::Tensor, torch::Tensor> split(const torch::Tensor &x);
+
+// Defined here: what they write is followed.
+void decode_gpu(const torch::Tensor &raw, torch::Tensor &out) {
+  out = raw.cuda();
+}
+void decode_gpu_into(const torch::Tensor &raw, torch::Tensor *out) {
+  *out = raw.cuda();
+}
+
+torch::Tensor out_parameter_unknown(const torch::Tensor &raw) {
+  torch::Tensor out = torch::zeros({3});
+  decode(raw, out);
+  auto w = torch::ones({3}).to(torch::kCUDA);
+  return out + w;
+}
+
+float out_parameter_seen(const torch::Tensor &raw) {
+  torch::Tensor out = torch::zeros({3});
+  decode_gpu(raw, out);
+  return out.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:14: warning: 'out' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-18]]:13: note: 'out' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:3: note: 'out' is moved by 'decode_gpu' here
+}
+
+torch::Tensor undefined_out_parameter(const torch::Tensor &raw) {
+  torch::Tensor out; // undefined: no evidence of the host
+  decode(raw, out);
+  auto w = torch::ones({3}).to(torch::kCUDA);
+  return out + w;
+}
+
+torch::Tensor pointer_out_parameter(const torch::Tensor &raw) {
+  torch::Tensor out = torch::zeros({3});
+  decode_into(raw, &out);
+  auto w = torch::ones({3}).to(torch::kCUDA);
+  return out + w;
+}
+
+torch::Tensor pointer_out_parameter_seen(const torch::Tensor &raw) {
+  torch::Tensor out = torch::zeros({3});
+  decode_gpu_into(raw, &out); // a summary follows references, not pointers
+  auto w = torch::ones({3}).to(torch::kCUDA);
+  return out + w;
+}
+
+torch::Tensor method_of_another_file(Loader &loader) {
+  torch::Tensor t = torch::zeros({3});
+  loader.fill(t);
+  auto w = torch::ones({3}).to(torch::kCUDA);
+  return t + w;
+}
+
+torch::Tensor loaded_tensor() {
+  torch::Tensor t = torch::zeros({3});
+  torch::load(t, "t.pt");
+  auto w = torch::ones({3}).to(torch::kCUDA);
+  return t + w;
+}
+
+torch::Tensor loaded_tensor_twin() {
+  torch::Tensor t = torch::zeros({3});
+  torch::save(t, "t.pt"); // reads it
+  auto w = torch::ones({3}).to(torch::kCUDA);
+  return t + w;
+  // CHECK: :[[@LINE-1]]:12: warning: 'w' is on a CUDA device and 't' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-3]]:29: note: 'w' is moved to 'torch::kCUDA' here
+}
+
+torch::Tensor written_in_place(const torch::Tensor &a) {
+  torch::Tensor out = torch::zeros({3});
+  at::add_out(out, a, a); // writes out in place: it stays on the host
+  auto w = torch::ones({3}).to(torch::kCUDA);
+  return out + w;
+  // CHECK: :[[@LINE-1]]:14: warning: 'w' is on a CUDA device and 'out' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-3]]:29: note: 'w' is moved to 'torch::kCUDA' here
+}
+
+float binding_moved_back(const torch::Tensor &x) {
+  auto [boxes, scores] = std::make_tuple(x.cuda(), x.cuda());
+  boxes = boxes.cpu();
+  return boxes.data_ptr<float>()[0];
+}
+
+float binding_moved_to_gpu(const torch::Tensor &x) {
+  auto [boxes, scores] = split(x);
+  boxes = boxes.cuda();
+  return boxes.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:16: warning: 'boxes' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:17: note: 'boxes' is moved to a CUDA device here
+}
+
+float reference_binding_writes_the_pair(const torch::Tensor &x) {
+  auto pair = std::make_pair(x.cuda(), x);
+  auto &[first, second] = pair;
+  first = first.cpu();
+  return pair.first.data_ptr<float>()[0];
+}
+
+float range_for_reference(std::vector<torch::Tensor> batch) {
+  for (auto &t : batch)
+    t = t.cuda();
+  return batch[0].data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:19: warning: 'batch[0]' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:11: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:7: note: an element is added to 'batch' here
+}
+
+float range_for_copy(std::vector<torch::Tensor> batch) {
+  for (auto t : batch) // a copy: the batch is not written
+    t = t.cuda();
+  return batch[0].data_ptr<float>()[0];
+}
+
+float pointer_to_local(const torch::Tensor &x) {
+  torch::Tensor t = x.cuda();
+  torch::Tensor *p = &t;
+  *p = p->cpu();
+  return t.data_ptr<float>()[0];
+}
+
+float swapped(const torch::Tensor &x) {
+  torch::Tensor t = x.cuda();
+  torch::Tensor h = torch::zeros({3});
+  std::swap(t, h);
+  float a = t.data_ptr<float>()[0];
+  return a + h.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:16: warning: 'h' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-6]]:23: note: 't' is moved to a CUDA device here
+}
+
+torch::Tensor accumulated_from_undefined(const torch::Tensor &x, int n) {
+  torch::Tensor acc;
+  auto w = x.cuda();
+  for (int i = 0; i < n; ++i)
+    acc = acc.defined() ? acc + w : w;
+  return acc + torch::ones({3});
+  // CHECK: :[[@LINE-1]]:14: warning: 'acc' is on a CUDA device and 'torch::ones({3})' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-5]]:14: note: 'w' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:9: note: 'acc' is assigned here
+}
