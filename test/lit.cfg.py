@@ -7,7 +7,7 @@ import lit.formats
 config.name = "devplace"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "host_test.cpp", "api_resolve.cpp"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "host_test.cpp", "api_resolve.cpp", "rewrite_sites.cpp"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.devplace_obj_root, "test")
 
@@ -74,6 +74,7 @@ config.substitutions.append(("%libtorch_version", config.libtorch_version or "no
 # The version as a FileCheck prefix: LIBTORCH1_13.
 config.substitutions.append(("%libtorch_prefix", "LIBTORCH" + (config.libtorch_version or "none").replace(".", "_")))
 config.substitutions.append(("%api_resolve", config.api_resolve))
+config.substitutions.append(("%rewrite_sites", config.rewrite_sites))
 # A CUDA build's headers (scripts/setup.sh --cuda-headers): `REQUIRES:
 # cuda-headers` and `%cuda_torch_flags`.
 if config.cuda_torch_flags:

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""The metamorphic harness: properties of devplace's findings that need no
+expected output, checked on rewrites of every input the project has.
+
+For each input (the lit inputs with the mock headers; with --real-headers the
+integration tests and the example too; with -p every file of a compilation
+database) it asks devplace-rewrite-sites where the program's functions and
+local variables are (byte offsets from clang's AST, so a rewrite follows the
+program's structure, not its text), makes variants, keeps those that compile
+(clang++ -fsyntax-only), and checks:
+
+  knowing less never reports more
+    strip:F     the body of function or method F removed, its declaration
+                left (a definition out of its class is removed whole): the
+                findings outside F are a subset of the original's
+    strip-all   every body removed at once: the same
+  the same program gives the same findings
+    rename:V    local variable V renamed everywhere: the same findings,
+                with the new name in their messages
+    unrelated   an unrelated function appended: the same findings
+
+A rewrite keeps every line where it was (a removed body leaves its line
+breaks), so findings are compared by line, check and message (all devplace
+checks, default options: StrictMode reports unknowns on purpose and is left
+out). A violation prints the rewrite as a diff and the finding that
+appeared or vanished.
+
+  metamorphic.py --sample 60     a reproducible sample (the test suite)
+  metamorphic.py --all           every variant of every input
+
+Usage: metamorphic.py --devplace PATH --sites PATH --clangxx PATH
+                      [--sample N [--seed S] | --all] [--real-headers]
+                      [-p DB_DIR ...] [--jobs J]
+"""
+import argparse
+import collections
+import concurrent.futures
+import difflib
+import glob
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MOCK = ["-std=c++17", "-I" + os.path.join(ROOT, "test", "Inputs")]
+TORCH = ["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-I/usr/include/opencv4",
+         "-I" + os.path.join(ROOT, "runtime", "include")]
+UNRELATED = "\nstatic int devplace_metamorphic_unrelated(int v) { return v + 1; }\n"
+
+
+def inputs(args):
+    """(path, flags, directory to run in) for every input."""
+    out = [(p, MOCK, ROOT) for p in sorted(glob.glob(os.path.join(ROOT, "test", "checks", "*.cpp")))]
+    if args.real_headers:
+        for sub in ("test/integration", "examples/celeba_smile"):
+            out += [(p, TORCH, ROOT) for p in sorted(glob.glob(os.path.join(ROOT, sub, "*.cpp")))]
+    for db in args.p:
+        for e in json.load(open(os.path.join(db, "compile_commands.json"))):
+            argv = e.get("arguments") or shlex.split(e["command"])
+            path = os.path.normpath(os.path.join(e["directory"], e["file"]))
+            flags, skip = [], False
+            for a in argv[1:]:
+                if skip:
+                    skip = False
+                elif a in ("-c", "-o"):
+                    skip = a == "-o"
+                elif os.path.normpath(os.path.join(e["directory"], a)) != path:
+                    flags.append(a)
+            out.append((path, flags, e["directory"]))
+    return out
+
+
+def findings(devplace, path, flags, cwd):
+    """Counter of (line, check, message) for the warnings in \\p path."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
+        r = subprocess.run([devplace, "--checks=-*,devplace-*", "--format=json", "--output=" + tmp.name,
+                            path, "--"] + flags, cwd=cwd, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        if r.returncode not in (0, 1):
+            return None
+        report = json.load(open(tmp.name))
+    if report.get("failedFiles"):
+        return None
+    return collections.Counter((f["line"], f["check"], f["message"])
+                               for f in report.get("findings", [])
+                               if os.path.realpath(f["file"]) == os.path.realpath(path))
+
+
+def compiles(clangxx, path, flags, cwd):
+    return subprocess.run([clangxx, "-fsyntax-only", path] + flags, cwd=cwd,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+
+def blank(text):
+    """\\p text with everything but its line breaks removed."""
+    return "\n" * text.count("\n")
+
+
+def variants(text, sites):
+    """(name, property, new text, removed line ranges, renaming)."""
+    data = text.encode()
+    line_of = lambda off: data[:off].count(b"\n") + 1
+    bodies = sites["bodies"]
+
+    def strip(chosen):
+        out, last = [], 0
+        for b in sorted(chosen, key=lambda b: b["begin"]):
+            if b["begin"] < last:
+                continue  # nested in one already removed (a local class)
+            out.append(data[last:b["begin"]])
+            removed = data[b["begin"]:b["end"]].decode()
+            out.append(((";" if not b["whole"] else "") + blank(removed)).encode())
+            last = b["end"]
+        out.append(data[last:])
+        ranges = [(line_of(b["begin"]), line_of(b["end"])) for b in chosen]
+        return b"".join(out).decode(), ranges
+
+    for b in bodies:
+        new, ranges = strip([b])
+        yield ("strip:%s@%d" % (b["name"], b["line"]), "subset", new, ranges, None)
+    if len(bodies) > 1:
+        new, ranges = strip(bodies)
+        yield ("strip-all", "subset", new, ranges, None)
+    for v in sites["locals"]:
+        new_name = v["name"] + "_mm"
+        if re.search(r"\b%s\b" % re.escape(new_name), text):
+            continue
+        out, last = [], 0
+        for off in sorted(set(v["sites"])):
+            if data[off:off + len(v["name"].encode())] != v["name"].encode():
+                break  # not spelt here (a macro): leave this one out
+            out += [data[last:off], new_name.encode()]
+            last = off + len(v["name"].encode())
+        else:
+            out.append(data[last:])
+            yield ("rename:%s:%s" % (v["function"], v["name"]), "same", b"".join(out).decode(), [],
+                   (new_name, v["name"]))
+    yield ("unrelated", "same", text + UNRELATED, [], None)
+
+
+def outside(counter, ranges):
+    return collections.Counter({k: n for k, n in counter.items()
+                                if not any(a <= k[0] <= b for a, b in ranges)})
+
+
+def check(args, item):
+    """Runs one variant; returns (status, text to print)."""
+    path, flags, cwd, original, (name, prop, new, ranges, renaming) = item
+    d = tempfile.mkdtemp(prefix="devplace-metamorphic-")
+    try:
+        vpath = os.path.join(d, os.path.basename(path))
+        with open(vpath, "w") as f:
+            f.write(new)
+        vflags = flags + ["-iquote", os.path.dirname(path), "-I", os.path.dirname(path)]
+        if not compiles(args.clangxx, vpath, vflags, cwd):
+            return "uncompiled", ""
+        got = findings(args.devplace, vpath, vflags, cwd)
+        if got is None:
+            return "violation", "%s %s: devplace failed on the variant\n" % (path, name)
+        if renaming:
+            new_name, old = renaming
+            got = collections.Counter({(l, c, re.sub(r"\b%s\b" % re.escape(new_name), old, m)): n
+                                       for (l, c, m), n in got.items()})
+        if prop == "subset":
+            extra = outside(got, ranges) - outside(original, ranges)
+            missing = collections.Counter()
+        else:
+            extra, missing = got - original, original - got
+        if not extra and not missing:
+            return "ok", ""
+        old_text = open(path).read()
+        diff = "".join(list(difflib.unified_diff(old_text.splitlines(True), new.splitlines(True),
+                                                 path, name, n=1))[:40])
+        lines = ["%s: %s (%s) violated" % (path, name,
+                                            "knowing less reported more" if prop == "subset"
+                                            else "the same program gave other findings")]
+        lines += ["  appeared: %d: %s %s" % k for k in sorted(extra)]
+        lines += ["  vanished: %d: %s %s" % k for k in sorted(missing)]
+        return "violation", "\n".join(lines) + "\n" + diff
+    finally:
+        for f in os.listdir(d):
+            os.remove(os.path.join(d, f))
+        os.rmdir(d)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--devplace", required=True)
+    ap.add_argument("--sites", required=True, help="devplace-rewrite-sites")
+    ap.add_argument("--clangxx", required=True)
+    ap.add_argument("--sample", type=int, default=60)
+    ap.add_argument("--all", action="store_true")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--real-headers", action="store_true")
+    ap.add_argument("-p", action="append", default=[], help="a compilation database directory")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    for tool in ("devplace", "sites", "clangxx"):
+        if os.sep in getattr(args, tool):
+            setattr(args, tool, os.path.abspath(getattr(args, tool)))
+    start = time.time()
+
+    work, skipped, files = [], 0, 0
+    for path, flags, cwd in inputs(args):
+        r = subprocess.run([args.sites, path, "--"] + flags, cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+        if r.returncode != 0:
+            skipped += 1  # does not compile here: not analysed
+            continue
+        text = open(path).read()
+        files += 1
+        for v in variants(text, json.loads(r.stdout)):
+            work.append((path, flags, cwd, v))
+    if not args.all:
+        random.Random(args.seed).shuffle(work)
+        work = work[:args.sample]
+    originals = {}
+    for path, flags, cwd, _ in work:
+        if path not in originals:
+            originals[path] = findings(args.devplace, path, flags, cwd)
+    items = [(p, f, c, originals[p], v) for p, f, c, v in work if originals[p] is not None]
+    print("metamorphic: %d variants of %d inputs (%d inputs do not compile here)"
+          % (len(items), files, skipped))
+    counts = collections.Counter()
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for status, text in pool.map(lambda it: check(args, it), items):
+            counts[status] += 1
+            if text:
+                sys.stdout.write("VIOLATION " + text)
+    print("metamorphic: %d variants run (%d did not compile and were left out), %d violations, %.0f s"
+          % (len(items), counts["uncompiled"], counts["violation"], time.time() - start))
+    return 1 if counts["violation"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
