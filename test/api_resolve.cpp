@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ParseArguments.h"
 #include "devplace/model/ApiTable.h"
 #include "devplace/model/Types.h"
 #include "clang/AST/ASTContext.h"
@@ -180,39 +181,18 @@ bool resolves(const ApiRow &R, const Declared &D) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> Flags;
-  std::string File;
-  bool Cuda = false;
-  bool AfterDashes = false;
-  for (int I = 1; I < argc; ++I) {
-    llvm::StringRef A = argv[I];
-    if (AfterDashes)
-      Flags.push_back(A.str());
-    else if (A == "--")
-      AfterDashes = true;
-    else if (A == "--cuda")
-      Cuda = true;
-    else if (File.empty() && !A.starts_with("-"))
-      File = A.str();
-    else {
-      llvm::errs() << "devplace-api-resolve: unknown argument '" << A
-                   << "'\nusage: devplace-api-resolve FILE [--cuda] -- FLAGS\n";
-      return 2;
-    }
-  }
-  auto Code = llvm::MemoryBuffer::getFile(File);
-  if (File.empty() || !Code) {
-    llvm::errs() << "devplace-api-resolve: cannot read '" << File
-                 << "'\nusage: devplace-api-resolve FILE [--cuda] -- FLAGS\n";
+  devplace_test::ToolInput In;
+  if (!devplace_test::parseArguments(
+          argc, argv, "devplace-api-resolve",
+          "devplace-api-resolve FILE [--cuda] -- FLAGS", {"--cuda"}, In))
     return 2;
-  }
-  std::unique_ptr<ASTUnit> Unit =
-      tooling::buildASTFromCodeWithArgs((*Code)->getBuffer(), Flags, File);
-  if (!Unit || Unit->getDiagnostics().hasErrorOccurred()) {
-    llvm::errs() << "devplace-api-resolve: " << File
+  if (!In.AST) {
+    llvm::errs() << "devplace-api-resolve: " << In.File
                  << " does not compile with these flags\n";
     return 2;
   }
+  bool Cuda = In.Options.contains("--cuda");
+  std::unique_ptr<ASTUnit> &Unit = In.AST;
   Declared D;
   Collector(D).TraverseDecl(Unit->getASTContext().getTranslationUnitDecl());
 

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ParseArguments.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -107,28 +108,14 @@ struct Sites : RecursiveASTVisitor<Sites> {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> Flags;
-  std::string File;
-  bool AfterDashes = false;
-  for (int I = 1; I < argc; ++I) {
-    llvm::StringRef A = argv[I];
-    if (AfterDashes)
-      Flags.push_back(A.str());
-    else if (A == "--")
-      AfterDashes = true;
-    else if (File.empty())
-      File = A.str();
-  }
-  auto Code = llvm::MemoryBuffer::getFile(File);
-  if (File.empty() || !Code) {
-    llvm::errs() << "devplace-rewrite-sites: cannot read '" << File
-                 << "'\nusage: devplace-rewrite-sites FILE -- FLAGS\n";
+  devplace_test::ToolInput In;
+  if (!devplace_test::parseArguments(argc, argv, "devplace-rewrite-sites",
+                                     "devplace-rewrite-sites FILE -- FLAGS",
+                                     {}, In))
     return 2;
-  }
-  std::unique_ptr<ASTUnit> AST =
-      tooling::buildASTFromCodeWithArgs((*Code)->getBuffer(), Flags, File);
-  if (!AST || AST->getDiagnostics().hasErrorOccurred())
+  if (!In.AST)
     return 1;
+  std::unique_ptr<ASTUnit> &AST = In.AST;
   Sites S(AST->getASTContext());
   S.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
   llvm::json::Array Locals;
