@@ -94,6 +94,7 @@ std::vector<std::string> leadingIncludes(StringRef Text, StringRef MainDir) {
 /// The headers of the C++ standard library, which a translation unit may
 /// include in any order ([using.headers]).
 static bool isStandardLibraryHeader(StringRef Name) {
+  // clang-format off
   static const char *const Names[] = {
       "algorithm", "any", "array", "atomic", "barrier", "bit", "bitset",
       "cassert", "cctype", "cerrno", "cfenv", "cfloat", "charconv", "chrono",
@@ -112,6 +113,7 @@ static bool isStandardLibraryHeader(StringRef Name) {
       "system_error", "thread", "tuple", "type_traits", "typeindex",
       "typeinfo", "unordered_map", "unordered_set", "utility", "valarray",
       "variant", "vector", "version"};
+  // clang-format on
   return llvm::is_contained(Names, Name);
 }
 

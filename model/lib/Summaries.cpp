@@ -228,9 +228,10 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E) {
   if (Callee &&
       (Api.callee(Name, ApiRole::KeepsArgumentDevice) ||
        llvm::any_of(
-           std::initializer_list<ApiRole>{ApiRole::PassesThrough, ApiRole::TupleGet, ApiRole::TupleMaker,
-            ApiRole::TiesReferences, ApiRole::ReadsArguments,
-            ApiRole::OutputIterator, ApiRole::WritesResults},
+           std::initializer_list<ApiRole>{
+               ApiRole::PassesThrough, ApiRole::TupleGet, ApiRole::TupleMaker,
+               ApiRole::TiesReferences, ApiRole::ReadsArguments,
+               ApiRole::OutputIterator, ApiRole::WritesResults},
            [&](ApiRole R) { return Api.is(ApiMatch::Function, Name, R); })))
     return;
   First = isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(Callee)
@@ -257,11 +258,12 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E) {
         T = T->getPointeeType();
       Proto = T->getAs<FunctionProtoType>();
     }
-  unsigned NumParams =
-      Callee ? Callee->getNumParams() : Proto ? Proto->getNumParams() : 0;
+  unsigned NumParams = Callee  ? Callee->getNumParams()
+                       : Proto ? Proto->getNumParams()
+                               : 0;
   for (unsigned I = 0; I < NumParams; ++I) {
-    QualType T = Callee ? Callee->getParamDecl(I)->getType()
-                        : Proto->getParamType(I);
+    QualType T =
+        Callee ? Callee->getParamDecl(I)->getType() : Proto->getParamType(I);
     const Expr *Arg = ArgOf(I);
     if (!Arg)
       continue;

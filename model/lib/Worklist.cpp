@@ -156,8 +156,8 @@ void FunctionAnalyzer::findStructure() {
         escape(UO->getSubExpr());
         // A value a pointer may reach: a write through any pointer may
         // change it.
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(
-                UO->getSubExpr()->IgnoreParenImpCasts()))
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
           if (isa<VarDecl, BindingDecl>(DRE->getDecl()) &&
               FA->classifyType(DRE->getType()) != DeviceCarrier::None)
             FA->AddressTaken.insert(DRE->getDecl());
