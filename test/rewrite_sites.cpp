@@ -40,6 +40,7 @@ struct Sites : RecursiveASTVisitor<Sites> {
   ASTContext &Ctx;
   SourceManager &SM;
   llvm::json::Array Bodies;
+  /// Keyed by declaration; the harness orders them by their first site.
   std::map<const VarDecl *, std::vector<unsigned>> Locals;
 
   explicit Sites(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}

@@ -127,7 +127,8 @@ def variants(text, sites):
     if len(bodies) > 1:
         new, ranges = strip(bodies)
         yield ("strip-all", "subset", new, ranges, None)
-    for v in sites["locals"]:
+    # In the order of the program text, so that a seed picks the same sample.
+    for v in sorted(sites["locals"], key=lambda v: (min(v["sites"]), v["name"])):
         new_name = v["name"] + "_mm"
         if re.search(r"\b%s\b" % re.escape(new_name), text):
             continue
