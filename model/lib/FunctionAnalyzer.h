@@ -265,7 +265,17 @@ private:
   /// How notes name the callee \p Def of \p CE: its name, or for a lambda
   /// the variable that holds it.
   std::string calleeText(const CallExpr *CE, const FunctionDecl *Def) const;
-  void applyParamMoves(const Expr *E);
+  /// A call to code whose summary can be used (helperCall).
+  struct HelperCall {
+    const CallExpr *Call = nullptr;
+    const FunctionDecl *Def = nullptr;
+    const FunctionFacts *Sum = nullptr;
+    unsigned First = 0; ///< argument that binds parameter 0
+  };
+  /// Updates the arguments a helper writes through its references, as its
+  /// summary \p Writer says (`to_device(x)` with
+  /// `void to_device(torch::Tensor &t) { t = t.cuda(); }`).
+  void applyParamMoves(const HelperCall &Writer);
   /// What a call may write that no summary says: a value passed by
   /// non-const reference to code not summarised (`torch::load(t, path)`,
   /// a function defined in another file), or by address to any function,
@@ -274,7 +284,9 @@ private:
   /// only read (std::begin), write in place and keep the device (`_out`),
   /// or exchange their arguments (std::swap). A forwarding reference
   /// (`T &&` of a template) passes its argument on and counts as a read.
-  void invalidateUnseenWrites(const Expr *E);
+  /// \p Summarised: \p E's callee has a summary that says what it writes
+  /// through references (helperCall in non-system scope).
+  void invalidateUnseenWrites(const Expr *E, bool Summarised);
   /// The value stored at \p Place (a variable, a module, a container's
   /// element) is unknown from here on.
   void forgetValueAt(const Expr *Place, SourceLocation Loc);
@@ -297,18 +309,14 @@ private:
   Mask callerValuations(const FunctionDecl *Def, Mask CalleeWhen,
                         llvm::function_ref<const Expr *(unsigned)> ArgOf,
                         llvm::StringRef OnDeviceType = {});
-  /// A direct call to a function of the main file whose summary can be
-  /// used, with that summary; Sum is null when \p E is no such call.
-  struct HelperCall {
-    const CallExpr *Call = nullptr;
-    const FunctionDecl *Def = nullptr;
-    const FunctionFacts *Sum = nullptr;
-    unsigned First = 0; ///< argument that binds parameter 0
-  };
-  HelperCall mainFileHelper(const Expr *E);
   /// Where a callee's summary may be used: all non-system code, or only
   /// the main file (where accesses inside helpers can be shown).
   enum class Scope { NonSystem, MainFile };
+  /// A direct call to a function in \p Where whose summary can be used,
+  /// with that summary; Sum is null when \p E is no such call. In
+  /// non-system scope LibTorch's own functions count as not summarised,
+  /// even where its headers are not system headers (-I, not -isystem).
+  HelperCall helperCall(const Expr *E, Scope Where);
   /// The definition behind \p CE whose summary can be used (a
   /// non-dependent body in \p Where, not under analysis: recursion is cut),
   /// or null. \p ArgShift is 1 when the call's first argument is the object

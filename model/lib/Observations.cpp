@@ -199,7 +199,7 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
     observeElementCalls(CE);
   // A call to a function of this file whose parameter reaches host code:
   // the argument's memory reaches it too.
-  HelperCall H = mainFileHelper(E);
+  HelperCall H = helperCall(E, Scope::MainFile);
   if (!H.Sum)
     return;
   const CallExpr *CE = H.Call;

@@ -154,29 +154,27 @@ std::string FunctionAnalyzer::calleeText(const CallExpr *CE,
   return Def->getNameAsString();
 }
 
-FunctionAnalyzer::HelperCall FunctionAnalyzer::mainFileHelper(const Expr *E) {
+FunctionAnalyzer::HelperCall FunctionAnalyzer::helperCall(const Expr *E,
+                                                          Scope Where) {
   HelperCall H;
   H.Call = dyn_cast<CallExpr>(E);
   if (H.Call)
-    H.Def = summarisable(H.Call, H.Call->getDirectCallee(), Scope::MainFile,
-                         H.First);
+    H.Def = summarisable(H.Call, H.Call->getDirectCallee(), Where, H.First);
+  if (H.Def && Where == Scope::NonSystem &&
+      Api.inNamespace(qualifiedName(H.Def), ApiRole::LibraryNamespace))
+    H.Def = nullptr;
   if (H.Def)
     H.Sum = &Model.analyze(H.Def);
   return H;
 }
 
-void FunctionAnalyzer::applyParamMoves(const Expr *E) {
-  // `to_device(x)` with `void to_device(torch::Tensor &t) { t = t.cuda(); }`,
-  // defined in the main file or in a project header (what a helper writes
-  // is needed wherever it is defined; where its accesses are shown is not).
-  const auto *CE = dyn_cast<CallExpr>(E);
-  unsigned First = 0;
-  const FunctionDecl *Def =
-      CE ? summarisable(CE, CE->getDirectCallee(), Scope::NonSystem, First)
-         : nullptr;
-  if (!Def || Api.inNamespace(qualifiedName(Def), ApiRole::LibraryNamespace))
+void FunctionAnalyzer::applyParamMoves(const HelperCall &Writer) {
+  // A helper defined in the main file or in a project header: what it
+  // writes is needed wherever it is defined (where its accesses are shown
+  // is not).
+  auto [CE, Def, Summary, First] = Writer;
+  if (!Summary)
     return;
-  const FunctionFacts *Summary = &Model.analyze(Def);
   for (const auto &[Index, Exit] : Summary->ParamOut) {
     if (Index + First >= CE->getNumArgs())
       continue;
@@ -210,20 +208,14 @@ static bool isForwardingReference(const FunctionDecl *Callee, unsigned I) {
          RT->getPointeeType()->getAs<TemplateTypeParmType>();
 }
 
-void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E) {
+void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E, bool Summarised) {
+  // A summary says what its function writes through references
+  // (applyParamMoves), not through pointers.
   const auto *CE = dyn_cast<CallExpr>(E);
   if (!CE)
     return;
   const FunctionDecl *Callee = CE->getDirectCallee();
   std::string Name = Callee ? qualifiedName(Callee) : "";
-  unsigned First = 0;
-  // A summary says what its function writes through references
-  // (applyParamMoves), not through pointers. LibTorch's own functions count
-  // as not summarised even where its headers are not system headers (-I
-  // rather than -isystem).
-  bool Summarised = Callee &&
-                    summarisable(CE, Callee, Scope::NonSystem, First) &&
-                    !Api.inNamespace(Name, ApiRole::LibraryNamespace);
   // Calls whose writes the model follows, or that write nothing.
   if (Callee &&
       (Api.callee(Name, ApiRole::KeepsArgumentDevice) ||
@@ -234,9 +226,10 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E) {
                ApiRole::OutputIterator, ApiRole::WritesResults},
            [&](ApiRole R) { return Api.is(ApiMatch::Function, Name, R); })))
     return;
-  First = isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(Callee)
-              ? 1
-              : 0;
+  unsigned First =
+      isa<CXXOperatorCallExpr>(CE) && isa_and_nonnull<CXXMethodDecl>(Callee)
+          ? 1
+          : 0;
   ArgsOf ArgOf{CE, First};
   if (Callee && Api.is(ApiMatch::Function, Name, ApiRole::SwapsArguments)) {
     // std::swap(a, b): each takes the other's value.
@@ -271,14 +264,13 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E) {
     bool ByReference = !Summarised && T->isLValueReferenceType() &&
                        !T.getNonReferenceType().isConstQualified() &&
                        !(Callee && isForwardingReference(Callee, I));
+    bool WritablePointer =
+        T->isPointerType() && !T->getPointeeType().isConstQualified();
     // `decode(raw, &out)` with `void decode(const Tensor &, Tensor *out);`.
     const auto *Address = dyn_cast<UnaryOperator>(stripValue(Arg));
-    bool ByAddress = T->isPointerType() &&
-                     !T->getPointeeType().isConstQualified() && Address &&
-                     Address->getOpcode() == UO_AddrOf;
-    if (ByAddress) {
+    if (WritablePointer && Address && Address->getOpcode() == UO_AddrOf) {
       Arg = Address->getSubExpr();
-    } else if (T->isPointerType() && !T->getPointeeType().isConstQualified() &&
+    } else if (WritablePointer &&
                classifyType(T->getPointeeType()) != DeviceCarrier::None) {
       // A pointer from elsewhere: it may reach any value whose address
       // was taken.
@@ -306,8 +298,9 @@ void FunctionAnalyzer::forgetValueAt(const Expr *Place, SourceLocation Loc) {
 
 void FunctionAnalyzer::forgetAddressTaken() {
   for (const ValueDecl *K : AddressTaken) {
-    Cur->Vals[canonical(K)] = Fact::unknown();
-    forgetElements(canonical(K));
+    K = canonical(K);
+    Cur->Vals[K] = Fact::unknown();
+    forgetElements(K);
   }
 }
 

@@ -320,8 +320,9 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   Fact Value = eval(E); // cached for the enclosing expression
   if (Arms.contains(E))
     ArmFacts[E] = Value;
-  applyParamMoves(E);
-  invalidateUnseenWrites(E);
+  HelperCall Writer = helperCall(E, Scope::NonSystem);
+  applyParamMoves(Writer);
+  invalidateUnseenWrites(E, Writer.Sum != nullptr);
   // A method of this code tells how it changes its object; other calls
   // that may change an object leave its members unknown.
   auto Updates = memberUpdates(E);
