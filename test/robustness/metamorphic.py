@@ -36,7 +36,6 @@ import argparse
 import collections
 import concurrent.futures
 import difflib
-import glob
 import json
 import os
 import random
@@ -47,19 +46,16 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MOCK = ["-std=c++17", "-I" + os.path.join(ROOT, "test", "Inputs")]
-TORCH = ["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-I/usr/include/opencv4",
-         "-I" + os.path.join(ROOT, "runtime", "include")]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mutate  # the same corpus as the mutation harness  # noqa: E402
+
+ROOT = mutate.ROOT
 UNRELATED = "\nstatic int devplace_metamorphic_unrelated(int v) { return v + 1; }\n"
 
 
 def inputs(args):
     """(path, flags, directory to run in) for every input."""
-    out = [(p, MOCK, ROOT) for p in sorted(glob.glob(os.path.join(ROOT, "test", "checks", "*.cpp")))]
-    if args.real_headers:
-        for sub in ("test/integration", "examples/celeba_smile"):
-            out += [(p, TORCH, ROOT) for p in sorted(glob.glob(os.path.join(ROOT, sub, "*.cpp")))]
+    out = [(p, flags, ROOT) for p, flags in mutate.inputs(args.real_headers)]
     for db in args.p:
         for e in json.load(open(os.path.join(db, "compile_commands.json"))):
             argv = e.get("arguments") or shlex.split(e["command"])
