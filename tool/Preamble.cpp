@@ -117,7 +117,14 @@ static bool isStandardLibraryHeader(StringRef Name) {
   return llvm::is_contained(Names, Name);
 }
 
-void setStandardHeadersLast(std::vector<std::string> &Lines) {
+/// Moves the standard library's #include lines after the others, keeping
+/// each group's order. Files list <vector>, <string> and the like before
+/// <torch/torch.h> in every order; the standard lets them be included in
+/// any, so with them last, files that include the same other headers
+/// share those. A project header that relied on a standard header before it
+/// then fails to compile alone, and its preamble is not built: the files
+/// are parsed as they are.
+static void setStandardHeadersLast(std::vector<std::string> &Lines) {
   std::stable_partition(Lines.begin(), Lines.end(), [](StringRef L) {
     return !(L.consume_front("#include <") && L.consume_back(">\n") &&
              isStandardLibraryHeader(L));

@@ -51,15 +51,6 @@ class ResultCache;
 std::vector<std::string> leadingIncludes(llvm::StringRef Text,
                                          llvm::StringRef MainDir);
 
-/// Moves the standard library's #include lines after the others, keeping
-/// each group's order. Files list <vector>, <string> and the like before
-/// <torch/torch.h> in every order; the standard lets them be included in
-/// any, so with them last, files that include the same other headers
-/// share those. A project header that relied on a standard header before it
-/// then fails to compile alone, and its preamble is not built: the files
-/// are parsed as they are.
-void setStandardHeadersLast(std::vector<std::string> &Lines);
-
 /// What every parse of a run sets in its invocation, the preambles' builds
 /// included (a precompiled header must be built as it is read).
 void setUpAsAnalysis(clang::CompilerInvocation &Invocation);
