@@ -230,6 +230,7 @@ int main(int argc, const char **argv) {
     if (!Compilations)
       return usageError(Error);
   }
+  Compilations = withAbsoluteMainFiles(std::move(Compilations));
   if (SourcePaths.empty() && !FromDatabase)
     return usageError("no input files; give source files, or -p BUILD_DIR to "
                       "analyse a whole project (see --help)");

@@ -131,4 +131,43 @@ openCompilationDatabase(std::string &Error) {
   return nullptr;
 }
 
+namespace {
+class AbsoluteMainFiles : public tooling::CompilationDatabase {
+public:
+  explicit AbsoluteMainFiles(std::unique_ptr<CompilationDatabase> Base)
+      : Base(std::move(Base)) {}
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(StringRef FilePath) const override {
+    return absolute(Base->getCompileCommands(FilePath));
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return Base->getAllFiles();
+  }
+  std::vector<tooling::CompileCommand> getAllCompileCommands() const override {
+    return absolute(Base->getAllCompileCommands());
+  }
+
+private:
+  static std::vector<tooling::CompileCommand>
+  absolute(std::vector<tooling::CompileCommand> Commands) {
+    for (tooling::CompileCommand &C : Commands) {
+      if (sys::path::is_absolute(C.Filename))
+        continue;
+      std::string Abs = absolutePath(C.Filename, C.Directory);
+      for (std::string &Arg : C.CommandLine)
+        if (Arg == C.Filename)
+          Arg = Abs;
+      C.Filename = std::move(Abs);
+    }
+    return Commands;
+  }
+  std::unique_ptr<CompilationDatabase> Base;
+};
+} // namespace
+
+std::unique_ptr<tooling::CompilationDatabase>
+withAbsoluteMainFiles(std::unique_ptr<tooling::CompilationDatabase> Base) {
+  return std::make_unique<AbsoluteMainFiles>(std::move(Base));
+}
+
 } // namespace devplace_tool

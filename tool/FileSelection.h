@@ -40,6 +40,14 @@ selectShard(const std::vector<std::string> &Files, llvm::StringRef Spec,
 std::unique_ptr<clang::tooling::CompilationDatabase>
 openCompilationDatabase(std::string &Error);
 
+/// \p Base with every command's main file named by its absolute path, in
+/// the command and its arguments alike. A database may name a file relative
+/// to its command's directory (Meson's, Bazel's do); clang-tidy finds the
+/// file's configuration and spells its diagnostics with the working
+/// directory changed to that one, which a run on many threads cannot do.
+std::unique_ptr<clang::tooling::CompilationDatabase>
+withAbsoluteMainFiles(std::unique_ptr<clang::tooling::CompilationDatabase> Base);
+
 } // namespace devplace_tool
 
 #endif

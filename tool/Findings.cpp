@@ -39,6 +39,33 @@ std::string absolutePath(StringRef Path, StringRef BuildDirectory) {
   return std::string(Abs);
 }
 
+static void makePathsAbsolute(clang::tooling::DiagnosticMessage &M,
+                              StringRef BuildDirectory) {
+  if (!M.FilePath.empty())
+    M.FilePath = absolutePath(M.FilePath, BuildDirectory);
+  for (clang::tooling::FileByteRange &R : M.Ranges)
+    if (!R.FilePath.empty())
+      R.FilePath = absolutePath(R.FilePath, BuildDirectory);
+  StringMap<clang::tooling::Replacements> Fix;
+  for (const auto &[File, Replacements] : M.Fix) {
+    std::string Abs = absolutePath(File, BuildDirectory);
+    clang::tooling::Replacements &Into = Fix[Abs];
+    for (const clang::tooling::Replacement &R : Replacements)
+      // Replacements of one file already fit together: adding them again,
+      // renamed, cannot conflict.
+      consumeError(Into.add(clang::tooling::Replacement(Abs, R.getOffset(),
+                                                 R.getLength(),
+                                                 R.getReplacementText())));
+  }
+  M.Fix = std::move(Fix);
+}
+
+void makePathsAbsolute(ClangTidyError &E) {
+  makePathsAbsolute(E.Message, E.BuildDirectory);
+  for (clang::tooling::DiagnosticMessage &N : E.Notes)
+    makePathsAbsolute(N, E.BuildDirectory);
+}
+
 std::string relativeTo(StringRef Path, StringRef BaseDir) {
   if (BaseDir.empty())
     return Path.str();

@@ -77,6 +77,12 @@ private:
 /// build directory of its compile command.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef BuildDirectory);
 
+/// Names every file of \p E (its message's, its notes', their ranges' and
+/// fixes') by its absolutePath. The compiler spells a header as its search
+/// found it (relative to the build directory, or absolute when read from a
+/// precompiled preamble); a report spells it one way, whatever the parse.
+void makePathsAbsolute(clang::tidy::ClangTidyError &E);
+
 /// Converts clang-tidy's errors of one translation unit into findings.
 std::vector<Finding> makeFindings(llvm::ArrayRef<clang::tidy::ClangTidyError> Errors,
                                   const FunctionIndex &Functions,

@@ -2,9 +2,11 @@
 
 #include "Preamble.h"
 #include "ResultCache.h"
+#include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/FrontendOptions.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
@@ -15,6 +17,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <set>
 
 using namespace clang;
 using namespace clang::tooling;
@@ -22,7 +25,7 @@ using namespace llvm;
 
 namespace devplace_tool {
 
-static const char MetaFormat[] = "devplace-preamble-1";
+static const char MetaFormat[] = "devplace-preamble-2";
 
 void setUpAsAnalysis(CompilerInvocation &Invocation) {
   // As clang-tidy does: code may test __clang_analyzer__.
@@ -145,13 +148,40 @@ private:
   CompileCommand C;
 };
 
+/// Collects the names of the headers a build looks up.
+class LookupRecorder : public clang::devplace::compat::HeaderLookupCallbacks {
+public:
+  explicit LookupRecorder(std::set<std::string> &Names) : Names(Names) {}
+  void lookedUp(StringRef Name) override { Names.insert(Name.str()); }
+
+private:
+  std::set<std::string> &Names;
+};
+
+/// A PCH build that hears every header name looked up.
+class RecordingPchAction : public GeneratePCHAction {
+public:
+  explicit RecordingPchAction(std::set<std::string> &Names) : Names(Names) {}
+
+protected:
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<LookupRecorder>(Names));
+    return GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+
+private:
+  std::set<std::string> &Names;
+};
+
 /// Runs the driver's syntax-only job as a PCH build into \p Output.
 class PchFactory : public FrontendActionFactory {
 public:
   explicit PchFactory(std::string Output) : Output(std::move(Output)) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<GeneratePCHAction>();
+    return std::make_unique<RecordingPchAction>(Lookups);
   }
+  std::set<std::string> Lookups;
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
                      FileManager *Files,
                      std::shared_ptr<PCHContainerOperations> PCHContainerOps,
@@ -235,6 +265,70 @@ std::string PreambleStore::path(StringRef Key, StringRef Extension) const {
   return std::string(P);
 }
 
+/// Moves the include directories of \p Args (-I, -isystem, -iquote,
+/// -idirafter, joined or not) into \p Directories, made absolute against
+/// \p WorkingDir, and returns the other arguments. Where the search path
+/// has more to it than these lists (frameworks, prefixes, a sysroot's '=',
+/// arguments handed to cc1 itself), nothing is moved: such commands share
+/// a preamble only when all their arguments are the same.
+static std::vector<std::string>
+splitIncludeDirectories(std::vector<std::string> Args, StringRef WorkingDir,
+                        std::vector<IncludeDirectory> &Directories) {
+  static const char *const Options[] = {"-I", "-isystem", "-iquote",
+                                        "-idirafter"};
+  std::vector<std::string> Rest;
+  std::vector<IncludeDirectory> Found;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef Arg = Args[I];
+    if (Arg == "-Xclang" || Arg == "-Xpreprocessor" || Arg == "-I-" ||
+        Arg.starts_with("-F") || Arg.starts_with("-iframework") ||
+        Arg.starts_with("-iprefix") || Arg.starts_with("-iwithprefix") ||
+        Arg.starts_with("-isystem-after"))
+      return Args;
+    std::string Option;
+    std::string Path;
+    if (Arg.consume_front("--include-directory")) {
+      Option = "-I";
+      if (Arg.consume_front("="))
+        Path = Arg.str();
+      else if (Arg.empty() && I + 1 < Args.size())
+        Path = Args[++I];
+      else
+        return Args;
+    } else {
+      for (const char *O : Options) {
+        if (!Arg.starts_with(O))
+          continue;
+        Option = O;
+        StringRef Joined = Arg.drop_front(Option.size());
+        if (!Joined.empty())
+          Path = Joined.str();
+        else if (I + 1 < Args.size())
+          Path = Args[++I];
+        else
+          return Args;
+        break;
+      }
+      if (Option.empty()) {
+        Rest.push_back(Args[I]);
+        continue;
+      }
+    }
+    if (Path.empty() || StringRef(Path).starts_with("=") ||
+        StringRef(Path).starts_with("$SYSROOT"))
+      return Args;
+    SmallString<256> Abs(Path);
+    if (!sys::path::is_absolute(Abs)) {
+      Abs = WorkingDir;
+      sys::path::append(Abs, Path);
+    }
+    sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    Found.push_back({Option, std::string(Abs)});
+  }
+  Directories = std::move(Found);
+  return Rest;
+}
+
 std::optional<PreamblePlan>
 PreambleStore::plan(const std::string &File, const CompileCommand &Command,
                     const ArgumentsAdjuster &Adjust) {
@@ -261,24 +355,39 @@ PreambleStore::plan(const std::string &File, const CompileCommand &Command,
   // What keys it besides its lines: the command as the analysis will run
   // it, ClangTool's own adjustments first (the output file is left out),
   // the main file left out.
+  // Its include directories apart: commands that differ only there may
+  // share a preamble.
   std::string CommandKey = Identity + '\0' + Command.Directory;
   ArgumentsAdjuster AsRun = combineAdjusters(
       combineAdjusters(getClangSyntaxOnlyAdjuster(),
                        getClangStripOutputAdjuster()),
       combineAdjusters(getClangStripDependencyFileAdjuster(), Adjust));
-  for (const std::string &Arg : AsRun(Command.CommandLine, Command.Filename))
+  std::vector<IncludeDirectory> Directories;
+  for (const std::string &Arg :
+       splitIncludeDirectories(AsRun(Command.CommandLine, Command.Filename),
+                               Command.Directory, Directories))
     CommandKey +=
         '\0' + (Arg == Command.Filename ? std::string("<main>") : Arg);
-  PreamblePlan Plan{
-      ResultCache::hash(CommandKey), std::move(Lines), Command, {}, {}};
+  PreamblePlan Plan;
+  Plan.CommandKey = ResultCache::hash(CommandKey);
+  Plan.Directories = std::move(Directories);
+  Plan.Lines = std::move(Lines);
+  Plan.Command = Command;
   Plan.take(Plan.Lines.size());
   return Plan;
 }
 
-std::string PreamblePlan::prefixKey(size_t N) const {
+std::string PreamblePlan::groupKey(size_t N) const {
   std::string Text = CommandKey;
   for (size_t I = 0; I < N && I < Lines.size(); ++I)
     Text += '\0' + Lines[I];
+  return ResultCache::hash(Text);
+}
+
+std::string PreamblePlan::prefixKey(size_t N) const {
+  std::string Text = groupKey(N);
+  for (const IncludeDirectory &D : Directories)
+    Text += '\0' + D.Option + '\0' + D.Path;
   return ResultCache::hash(Text);
 }
 
@@ -286,7 +395,64 @@ void PreamblePlan::take(size_t N) {
   Header.clear();
   for (size_t I = 0; I < N && I < Lines.size(); ++I)
     Header += Lines[I];
+  Group = groupKey(N);
   Key = prefixKey(N);
+}
+
+bool findsHeadersAlike(const std::vector<IncludeDirectory> &Built,
+                       const std::vector<IncludeDirectory> &Other,
+                       const std::vector<std::string> &Lookups,
+                       std::vector<std::string> &MustStayAbsent,
+                       std::string &Why) {
+  auto Twice = [](const std::vector<IncludeDirectory> &Dirs) {
+    std::set<std::string> Paths;
+    for (const IncludeDirectory &D : Dirs)
+      if (!Paths.insert(D.Path).second)
+        return true;
+    return false;
+  };
+  // A directory given twice is searched as the compiler's rules for
+  // duplicates say; not worth following.
+  if (Twice(Built) || Twice(Other)) {
+    Why = "a directory is given twice";
+    return false;
+  }
+  auto Common = [](const std::vector<IncludeDirectory> &Dirs,
+                   const std::vector<IncludeDirectory> &In) {
+    std::vector<IncludeDirectory> Both;
+    for (const IncludeDirectory &D : Dirs)
+      if (llvm::is_contained(In, D))
+        Both.push_back(D);
+    return Both;
+  };
+  if (Common(Built, Other) != Common(Other, Built)) {
+    Why = "the directories both search are searched in another order";
+    return false;
+  }
+  // A directory searched by one only, or with another option by each.
+  std::vector<std::pair<std::string, bool>> Own; // path, the other's
+  for (const IncludeDirectory &D : Built)
+    if (!llvm::is_contained(Other, D))
+      Own.push_back({D.Path, false});
+  for (const IncludeDirectory &D : Other)
+    if (!llvm::is_contained(Built, D))
+      Own.push_back({D.Path, true});
+  MustStayAbsent.clear();
+  for (const std::string &Name : Lookups) {
+    if (sys::path::is_absolute(Name))
+      continue; // looked up nowhere else
+    for (const auto &[Dir, Others] : Own) {
+      SmallString<256> Candidate(Dir);
+      sys::path::append(Candidate, Name);
+      if (observePath(Candidate, /*Contents=*/false) != "a") {
+        Why = "'" + Name + "' is in '" + Dir + "'";
+        return false;
+      }
+      if (Others)
+        MustStayAbsent.push_back(std::string(Candidate));
+    }
+  }
+  return true;
 }
 
 bool PreambleStore::kept(StringRef Key) const {
@@ -306,9 +472,15 @@ std::optional<PreambleFile> PreambleStore::reuse(StringRef Key) {
     return Rebuild(Why);
   const json::Object *O = Meta->getAsObject();
   const json::Object *Dependencies = O->getObject("dependencies");
-  if (!Dependencies)
-    return Rebuild("its record lists no dependencies");
-  PreambleFile P{path(Key, ".pch"), {}};
+  const json::Array *Lookups = O->getArray("lookups");
+  if (!Dependencies || !Lookups)
+    return Rebuild("its record lists no dependencies or lookups");
+  PreambleFile P{path(Key, ".pch"), {}, {}};
+  for (const json::Value &Name : *Lookups) {
+    if (!Name.getAsString())
+      return Rebuild("its record lists a lookup that is not a name");
+    P.Lookups.push_back(Name.getAsString()->str());
+  }
   // A damaged or replaced precompiled file is never loaded.
   if (O->getString("pch") != StringRef(observePath(P.Pch, /*Contents=*/true)))
     return Rebuild("the precompiled file is not the one recorded");
@@ -363,16 +535,21 @@ PreambleStore::build(const PreamblePlan &Plan,
             " not built: its headers do not compile alone");
     return std::nullopt;
   }
-  PreambleFile P{Pch, Recorder->take()};
+  PreambleFile P{Pch, Recorder->take(),
+                 {Factory.Lookups.begin(), Factory.Lookups.end()}};
   P.Dependencies.erase(Header); // written here, from the key's own text
   if (!Temporary) {
     json::Object Seen;
     for (const auto &[File, What] : P.Dependencies)
       Seen[File] = What;
+    json::Array Lookups;
+    for (const std::string &Name : P.Lookups)
+      Lookups.push_back(Name);
     json::Object Meta{{"format", MetaFormat},
                       {"key", Plan.Key},
                       {"pch", observePath(Pch, /*Contents=*/true)},
-                      {"dependencies", std::move(Seen)}};
+                      {"dependencies", std::move(Seen)},
+                      {"lookups", std::move(Lookups)}};
     std::string Text;
     raw_string_ostream(Text) << json::Value(std::move(Meta));
     writeAtomically(path(Plan.Key, ".json"), Text);
@@ -382,6 +559,21 @@ PreambleStore::build(const PreamblePlan &Plan,
 
 const PreambleFile *PreambleStore::get(const PreamblePlan &Plan,
                                        const ArgumentsAdjuster &Adjust) {
+  bool Busy = false;
+  if (Plan.Donor) {
+    if (const PreambleFile *D = own(*Plan.Donor, Adjust, Busy))
+      if (const PreambleFile *S = shared(*D, *Plan.Donor, Plan))
+        return S;
+    // While the donor is built, whether it can be shared is not known.
+    if (Busy || !Plan.OwnPays)
+      return nullptr;
+  }
+  return own(Plan, Adjust, Busy);
+}
+
+const PreambleFile *PreambleStore::own(const PreamblePlan &Plan,
+                                       const ArgumentsAdjuster &Adjust,
+                                       bool &Busy) {
   Slot *S;
   {
     std::lock_guard<std::mutex> Guard(Lock);
@@ -397,9 +589,36 @@ const PreambleFile *PreambleStore::get(const PreamblePlan &Plan,
       S->File = build(Plan, Adjust);
     S->State = Slot::Ready;
   }
-  if (S->State != Slot::Ready)
+  Busy = S->State != Slot::Ready;
+  if (Busy)
     return nullptr;
   return S->File ? &*S->File : nullptr;
+}
+
+const PreambleFile *PreambleStore::shared(const PreambleFile &P,
+                                          const PreamblePlan &Donor,
+                                          const PreamblePlan &Plan) {
+  std::lock_guard<std::mutex> Guard(ShareLock);
+  std::string Key = ResultCache::hash(Donor.Key + '\0' + Plan.Key);
+  auto [It, New] = Shares.try_emplace(Key);
+  if (New) {
+    std::vector<std::string> MustStayAbsent;
+    std::string Why;
+    if (findsHeadersAlike(Donor.Directories, Plan.Directories, P.Lookups,
+                          MustStayAbsent, Why)) {
+      PreambleFile Copy = P;
+      // What the file's own search would have found there instead.
+      for (const std::string &Path : MustStayAbsent)
+        Copy.Dependencies.try_emplace(Path, "a");
+      It->second = std::move(Copy);
+      explain("preamble " + Donor.Key + " shared with the include directories of " +
+              Plan.Command.Filename);
+    } else {
+      explain("preamble " + Donor.Key + " not shared with " +
+              Plan.Command.Filename + ": " + Why);
+    }
+  }
+  return It->second ? &*It->second : nullptr;
 }
 
 std::vector<std::string> PreambleStore::useArguments(const PreambleFile &P) {

@@ -17,7 +17,10 @@
 // the included lines) and carries the files its build depended on, as the
 // result cache records them; before reuse every one of them is checked, and
 // the precompiled file's own hash too. A stale, damaged or foreign preamble
-// is rebuilt. A file whose parse over a preamble gives a compiler error is
+// is rebuilt. Commands that differ only in their include directories (the
+// CMake targets of one project, each with its own -I) share one preamble
+// when every header its build looked up is found in the same place under
+// either command's search path. A file whose parse over a preamble gives a compiler error is
 // parsed again without one: an unguarded header included twice is the
 // preamble's fault, not the file's.
 //
@@ -55,21 +58,59 @@ std::vector<std::string> leadingIncludes(llvm::StringRef Text,
 /// included (a precompiled header must be built as it is read).
 void setUpAsAnalysis(clang::CompilerInvocation &Invocation);
 
-/// A built preamble: the precompiled file and what its build read.
+/// A built preamble: the precompiled file, what its build read, and the
+/// name of every header it looked up (#include, __has_include), as written.
 struct PreambleFile {
   std::string Pch;
   std::map<std::string, std::string> Dependencies; // DependencyRecorder's
+  std::vector<std::string> Lookups;
 };
+
+/// An include directory of a compile command, in the command's order: its
+/// option (-I, -isystem, -iquote, -idirafter) and its absolute path.
+struct IncludeDirectory {
+  std::string Option;
+  std::string Path;
+  bool operator==(const IncludeDirectory &O) const {
+    return Option == O.Option && Path == O.Path;
+  }
+};
+
+/// Whether a preamble built by a command that searches \p Built finds every
+/// header of \p Lookups where a command that searches \p Other would. So it
+/// does when no directory of one list and not the other holds any of them
+/// (the lookup then ends in a directory both search), and the directories
+/// both search are searched in the same order with the same option. When
+/// it does, \p MustStayAbsent gets the paths in \p Other's own directories
+/// that this rests on (a cache entry depends on them); when not, \p Why
+/// says which header would be found elsewhere.
+bool findsHeadersAlike(const std::vector<IncludeDirectory> &Built,
+                       const std::vector<IncludeDirectory> &Other,
+                       const std::vector<std::string> &Lookups,
+                       std::vector<std::string> &MustStayAbsent,
+                       std::string &Why);
 
 /// What one file can share: its leading #include lines, of which a prefix
 /// is taken (the files of a run that share the most lines decide which).
 struct PreamblePlan {
-  std::string CommandKey; // hash of what keys it besides its lines
+  std::string CommandKey; // hash of what keys it besides its lines and
+                          // include directories
+  std::vector<IncludeDirectory> Directories;
   std::vector<std::string> Lines;
   clang::tooling::CompileCommand Command; // the file's, for the build
-  std::string Key;                        // of the prefix taken
-  std::string Header;                     // the prefix taken
-  /// The key of the first \p N lines.
+  std::string Group;  // of the prefix taken, whatever the directories
+  std::string Key;    // of the prefix taken, built with these directories
+  std::string Header; // the prefix taken
+  /// Set when the run's plans are compared: a file of the same group with
+  /// other include directories, whose preamble this file is parsed over
+  /// when it finds every header alike; and whether this file's own
+  /// preamble is worth building when it does not.
+  std::shared_ptr<const PreamblePlan> Donor;
+  bool OwnPays = true;
+  /// The key of the files that may share the first \p N lines, whatever
+  /// their include directories.
+  std::string groupKey(size_t N) const;
+  /// The key of the first \p N lines' preamble built with this command.
   std::string prefixKey(size_t N) const;
   /// Takes the first \p N lines (all of them when a plan is made).
   void take(size_t N);
@@ -97,9 +138,11 @@ public:
   /// checked: get() checks it).
   bool kept(llvm::StringRef Key) const;
 
-  /// The preamble of \p Plan, checked or built on first request; null when
-  /// it cannot be built, and while another thread builds it (the caller
-  /// parses its file alone rather than leave its core idle).
+  /// The preamble \p Plan's file is parsed over: its donor's when that
+  /// finds every header alike, else its own when that pays, checked or
+  /// built on first request; null when none can be built, and while
+  /// another thread builds it (the caller parses its file alone rather than
+  /// leave its core idle).
   const PreambleFile *get(const PreamblePlan &Plan,
                           const clang::tooling::ArgumentsAdjuster &Adjust);
 
@@ -119,6 +162,16 @@ private:
     std::atomic<int> State{Unbuilt};
     std::optional<PreambleFile> File; // written before State is Ready
   };
+  /// \p Plan's own preamble; null when it cannot be built, or, with
+  /// \p Busy set, while another thread builds it.
+  const PreambleFile *own(const PreamblePlan &Plan,
+                          const clang::tooling::ArgumentsAdjuster &Adjust,
+                          bool &Busy);
+  /// \p Donor's preamble \p P as \p Plan's file may use it, memoised for
+  /// each set of include directories; null when it finds a header
+  /// elsewhere.
+  const PreambleFile *shared(const PreambleFile &P, const PreamblePlan &Donor,
+                             const PreamblePlan &Plan);
   std::optional<PreambleFile> reuse(llvm::StringRef Key);
   std::optional<PreambleFile>
   build(const PreamblePlan &Plan,
@@ -131,6 +184,8 @@ private:
   bool Explain;
   std::mutex Lock;
   std::map<std::string, std::unique_ptr<Slot>> Slots;
+  std::mutex ShareLock;
+  std::map<std::string, std::optional<PreambleFile>> Shares;
 };
 
 } // namespace devplace_tool

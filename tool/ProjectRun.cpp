@@ -257,6 +257,8 @@ static FileResult analyseFile(const std::string &File,
   ActionFactory Factory(Context, Result.Functions, FS, MainFileOnly);
   Tool.run(&Factory);
   Result.Errors = DiagConsumer.take();
+  for (ClangTidyError &E : Result.Errors)
+    makePathsAbsolute(E);
   // Over a preamble, a compiler error may be the preamble's (a header
   // without include guards read twice): the file is parsed again alone.
   if (Preamble && mayBePreamblesFault(Result)) {
@@ -306,36 +308,68 @@ struct Pending {
 /// builds), or when one is kept from an earlier run. A file takes the
 /// prefix the most files share, the longer one on a tie: files that all
 /// begin with <torch/torch.h> and then differ share that line's preamble.
+/// Files whose commands differ only in their include directories count as
+/// sharing, and each group of them is given one donor, the preamble its
+/// other files are parsed over where they find every header alike.
 static void choosePreambles(std::vector<Pending> &Work, PreambleStore &Store,
                             const RunSettings &Settings) {
-  if (Settings.Preamble == PreambleUse::Always)
-    return;                                // every plan keeps all its lines
-  std::map<std::string, unsigned> Sharing; // prefix key -> files
-  for (const Pending &P : Work)
-    if (P.Plan)
-      for (size_t N = 1; N <= P.Plan->Lines.size(); ++N)
-        ++Sharing[P.Plan->prefixKey(N)];
   unsigned Threshold = std::max(1u, Settings.Jobs);
-  for (Pending &P : Work) {
+  std::map<std::string, unsigned> Exact; // prefix key -> files
+  auto Worth = [&](const std::string &Key, unsigned Files) {
+    return Files > Threshold || Store.kept(Key);
+  };
+  // With --preamble=always, every plan keeps all its lines.
+  if (Settings.Preamble != PreambleUse::Always) {
+    std::map<std::string, unsigned> Sharing; // group key -> files
+    for (const Pending &P : Work)
+      if (P.Plan)
+        for (size_t N = 1; N <= P.Plan->Lines.size(); ++N) {
+          ++Sharing[P.Plan->groupKey(N)];
+          ++Exact[P.Plan->prefixKey(N)];
+        }
+    for (Pending &P : Work) {
+      if (!P.Plan)
+        continue;
+      size_t Best = 0;
+      unsigned BestCount = 0;
+      for (size_t N = 1; N <= P.Plan->Lines.size(); ++N) {
+        unsigned Count = Sharing[P.Plan->groupKey(N)];
+        if (Store.kept(P.Plan->prefixKey(N)))
+          Count = std::max(Count, Threshold + 1);
+        if (Count > Threshold && Count >= BestCount) {
+          Best = N;
+          BestCount = Count;
+        }
+      }
+      if (!Best) {
+        P.Plan.reset();
+        continue;
+      }
+      P.Plan->take(Best);
+      P.Plan->OwnPays = Worth(P.Plan->Key, Exact[P.Plan->Key]);
+    }
+  }
+  // The donor of a group: a preamble kept from an earlier run, else the
+  // one the most of its files would build.
+  std::map<std::string, std::shared_ptr<const PreamblePlan>> Donors;
+  std::map<std::string, std::pair<bool, unsigned>> DonorRank;
+  for (const Pending &P : Work) {
     if (!P.Plan)
       continue;
-    size_t Best = 0;
-    unsigned BestCount = 0;
-    for (size_t N = 1; N <= P.Plan->Lines.size(); ++N) {
-      std::string Key = P.Plan->prefixKey(N);
-      unsigned Count = Sharing[Key];
-      if (Store.kept(Key))
-        Count = std::max(Count, Threshold + 1);
-      if (Count > Threshold && Count >= BestCount) {
-        Best = N;
-        BestCount = Count;
-      }
+    std::pair<bool, unsigned> Rank{Store.kept(P.Plan->Key),
+                                   Exact[P.Plan->Key]};
+    auto [It, New] = DonorRank.try_emplace(P.Plan->Group, Rank);
+    if (New || Rank > It->second) {
+      It->second = Rank;
+      Donors[P.Plan->Group] = std::make_shared<const PreamblePlan>(*P.Plan);
     }
-    if (Best)
-      P.Plan->take(Best);
-    else
-      P.Plan.reset();
   }
+  for (Pending &P : Work)
+    if (P.Plan) {
+      const std::shared_ptr<const PreamblePlan> &Donor = Donors[P.Plan->Group];
+      if (Donor->Key != P.Plan->Key)
+        P.Plan->Donor = Donor;
+    }
 }
 
 void analyseFiles(const std::vector<std::string> &Files,

@@ -13,6 +13,7 @@
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/Lex/PPCallbacks.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/ThreadPool.h"
 // clang-tidy's module registry: its own header until LLVM 21, in
@@ -92,6 +93,33 @@ inline tidy::ClangTidyOptions::OptionMap
 enabledCheckOptions(const tidy::ClangTidyOptions &Options) {
   return withDevplaceCheckFlags(tidy::getCheckOptions, Options);
 }
+
+/// Preprocessor callbacks that hear the name of every header looked up
+/// (`#include`, `#import`, `#include_next`, `__has_include`), as written.
+/// LLVM 19 added an argument to InclusionDirective.
+class HeaderLookupCallbacks : public PPCallbacks {
+public:
+  virtual void lookedUp(llvm::StringRef Name) = 0;
+#if LLVM_VERSION_MAJOR >= 19
+  void InclusionDirective(SourceLocation, const Token &, llvm::StringRef Name,
+                          bool, CharSourceRange, OptionalFileEntryRef,
+                          llvm::StringRef, llvm::StringRef, const Module *,
+                          bool, SrcMgr::CharacteristicKind) override {
+    lookedUp(Name);
+  }
+#else
+  void InclusionDirective(SourceLocation, const Token &, llvm::StringRef Name,
+                          bool, CharSourceRange, OptionalFileEntryRef,
+                          llvm::StringRef, llvm::StringRef, const Module *,
+                          SrcMgr::CharacteristicKind) override {
+    lookedUp(Name);
+  }
+#endif
+  void HasInclude(SourceLocation, llvm::StringRef Name, bool,
+                  OptionalFileEntryRef, SrcMgr::CharacteristicKind) override {
+    lookedUp(Name);
+  }
+};
 
 } // namespace clang::devplace::compat
 

@@ -2,6 +2,7 @@
 #include lines in several ways, with its compile_commands.json.
 
 Usage: preamble_project.py DIR INPUTS
+       preamble_project.py --targets DIR INPUTS
 
   src/model.h        the project's header, found beside the sources: an
                      inline function that moves its argument to CUDA when
@@ -22,6 +23,17 @@ take is the longest the most files share.
   src/macro.cpp      a #define before its includes: nothing to share
   src/missing.cpp    the sink files' lines, then a header that does not
                      exist: it fails over the preamble as it fails alone
+
+With --targets, three files of three CMake-like targets whose commands
+differ only in an include directory of their own (searched first, given
+relative to the build folder), with the same leading lines:
+  apps/one.cpp,      a host read of what model.h's function returns
+  apps/three.cpp
+  apps/two.cpp       a host read of a tensor moved to CUDA only when
+                     DEVPLACE_SHADOW is defined: a header of its own
+                     include directory that shadows one torch.h includes
+                     would define it
+  apps/inc_NAME/     the targets' own include directories, empty
 """
 import json
 import os
@@ -114,7 +126,46 @@ float macro(const torch::Tensor &x) {
 """
 
 
+TARGET_SHADOWED = """#include <torch/torch.h>
+#include "model.h"
+
+float read_two(const torch::Tensor &x) {
+#ifdef DEVPLACE_SHADOW
+  auto t = x.cuda();
+#else
+  auto t = x.cpu();
+#endif
+  return t.data_ptr<float>()[0];
+}
+"""
+
+
+def targets(root, inputs):
+    apps = os.path.join(root, "apps")
+    names = ["one", "two", "three"]
+    for name in names:
+        os.makedirs(os.path.join(apps, "inc_" + name), exist_ok=True)
+    os.makedirs(os.path.join(root, "build"), exist_ok=True)
+    files = {"model.h": MODEL, "one.cpp": SINK.format(name="one"),
+             "two.cpp": TARGET_SHADOWED, "three.cpp": SINK.format(name="three")}
+    for name, text in files.items():
+        with open(os.path.join(apps, name), "w") as f:
+            f.write(text)
+    with open(os.path.join(root, ".clang-tidy"), "w") as f:
+        f.write(CLANG_TIDY)
+    db = [{"directory": os.path.join(root, "build"),
+           "command": "clang++ -std=c++17 -I ../apps/inc_%s -I%s -c ../apps/%s.cpp -o %s.o"
+                      % (n, inputs, n, n),
+           "file": "../apps/%s.cpp" % n}
+          for n in names]
+    with open(os.path.join(root, "build", "compile_commands.json"), "w") as f:
+        json.dump(db, f, indent=1)
+
+
 def main():
+    if sys.argv[1] == "--targets":
+        targets(os.path.abspath(sys.argv[2]), sys.argv[3])
+        return
     root, inputs = os.path.abspath(sys.argv[1]), sys.argv[2]
     src = os.path.join(root, "src")
     os.makedirs(src, exist_ok=True)
