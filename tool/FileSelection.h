@@ -45,8 +45,8 @@ openCompilationDatabase(std::string &Error);
 /// to its command's directory (Meson's, Bazel's do); clang-tidy finds the
 /// file's configuration and spells its diagnostics with the working
 /// directory changed to that one, which a run on many threads cannot do.
-std::unique_ptr<clang::tooling::CompilationDatabase>
-withAbsoluteMainFiles(std::unique_ptr<clang::tooling::CompilationDatabase> Base);
+std::unique_ptr<clang::tooling::CompilationDatabase> withAbsoluteMainFiles(
+    std::unique_ptr<clang::tooling::CompilationDatabase> Base);
 
 } // namespace devplace_tool
 

@@ -53,9 +53,8 @@ static void makePathsAbsolute(clang::tooling::DiagnosticMessage &M,
     for (const clang::tooling::Replacement &R : Replacements)
       // Replacements of one file already fit together: adding them again,
       // renamed, cannot conflict.
-      consumeError(Into.add(clang::tooling::Replacement(Abs, R.getOffset(),
-                                                 R.getLength(),
-                                                 R.getReplacementText())));
+      consumeError(Into.add(clang::tooling::Replacement(
+          Abs, R.getOffset(), R.getLength(), R.getReplacementText())));
   }
   M.Fix = std::move(Fix);
 }

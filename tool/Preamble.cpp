@@ -535,8 +535,8 @@ PreambleStore::build(const PreamblePlan &Plan,
             " not built: its headers do not compile alone");
     return std::nullopt;
   }
-  PreambleFile P{Pch, Recorder->take(),
-                 {Factory.Lookups.begin(), Factory.Lookups.end()}};
+  PreambleFile P{
+      Pch, Recorder->take(), {Factory.Lookups.begin(), Factory.Lookups.end()}};
   P.Dependencies.erase(Header); // written here, from the key's own text
   if (!Temporary) {
     json::Object Seen;
@@ -611,7 +611,8 @@ const PreambleFile *PreambleStore::shared(const PreambleFile &P,
       for (const std::string &Path : MustStayAbsent)
         Copy.Dependencies.try_emplace(Path, "a");
       It->second = std::move(Copy);
-      explain("preamble " + Donor.Key + " shared with the include directories of " +
+      explain("preamble " + Donor.Key +
+              " shared with the include directories of " +
               Plan.Command.Filename);
     } else {
       explain("preamble " + Donor.Key + " not shared with " +

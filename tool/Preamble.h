@@ -20,9 +20,9 @@
 // is rebuilt. Commands that differ only in their include directories (the
 // CMake targets of one project, each with its own -I) share one preamble
 // when every header its build looked up is found in the same place under
-// either command's search path. A file whose parse over a preamble gives a compiler error is
-// parsed again without one: an unguarded header included twice is the
-// preamble's fault, not the file's.
+// either command's search path. A file whose parse over a preamble gives a
+// compiler error is parsed again without one: an unguarded header included
+// twice is the preamble's fault, not the file's.
 //
 //===----------------------------------------------------------------------===//
 

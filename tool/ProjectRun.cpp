@@ -356,8 +356,7 @@ static void choosePreambles(std::vector<Pending> &Work, PreambleStore &Store,
   for (const Pending &P : Work) {
     if (!P.Plan)
       continue;
-    std::pair<bool, unsigned> Rank{Store.kept(P.Plan->Key),
-                                   Exact[P.Plan->Key]};
+    std::pair<bool, unsigned> Rank{Store.kept(P.Plan->Key), Exact[P.Plan->Key]};
     auto [It, New] = DonorRank.try_emplace(P.Plan->Group, Rank);
     if (New || Rank > It->second) {
       It->second = Rank;
