@@ -2,6 +2,7 @@
 
 #include "Preamble.h"
 #include "ResultCache.h"
+#include "clang/Driver/Options.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
@@ -10,6 +11,8 @@
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -329,6 +332,39 @@ splitIncludeDirectories(std::vector<std::string> Args, StringRef WorkingDir,
   return Rest;
 }
 
+/// Whether an argument of \p Args names a file or folder that is there
+/// relative to \p WorkingDir: the compiler itself (its folder is where the
+/// driver looks for its toolchain), an argument, the value after its '=',
+/// or an option's own value, joined or separate. A command none of whose
+/// arguments names one means the same in any folder, so the folders of
+/// CMake's targets do not keep their files from sharing a preamble.
+static bool namesRelativePath(const std::vector<std::string> &Args,
+                              StringRef WorkingDir) {
+  auto There = [&](StringRef Value) {
+    if (Value.empty() || sys::path::is_absolute(Value))
+      return false;
+    SmallString<256> Path(WorkingDir);
+    sys::path::append(Path, Value);
+    return sys::fs::exists(Path);
+  };
+  std::vector<const char *> Argv;
+  for (const std::string &Arg : Args) {
+    if (There(Arg) || There(StringRef(Arg).split('=').second))
+      return true;
+    Argv.push_back(Arg.c_str());
+  }
+  if (Argv.size() < 2)
+    return false;
+  unsigned MissingIndex = 0, MissingCount = 0;
+  opt::InputArgList Parsed = clang::driver::getDriverOptTable().ParseArgs(
+      ArrayRef<const char *>(Argv).drop_front(), MissingIndex, MissingCount);
+  for (const opt::Arg *A : Parsed)
+    for (const char *Value : A->getValues())
+      if (There(Value))
+        return true;
+  return false;
+}
+
 std::optional<PreamblePlan>
 PreambleStore::plan(const std::string &File, const CompileCommand &Command,
                     const ArgumentsAdjuster &Adjust) {
@@ -356,16 +392,19 @@ PreambleStore::plan(const std::string &File, const CompileCommand &Command,
   // it, ClangTool's own adjustments first (the output file is left out),
   // the main file left out.
   // Its include directories apart: commands that differ only there may
-  // share a preamble.
-  std::string CommandKey = Identity + '\0' + Command.Directory;
+  // share a preamble. Its folder only where an argument is relative to it.
   ArgumentsAdjuster AsRun = combineAdjusters(
       combineAdjusters(getClangSyntaxOnlyAdjuster(),
                        getClangStripOutputAdjuster()),
       combineAdjusters(getClangStripDependencyFileAdjuster(), Adjust));
   std::vector<IncludeDirectory> Directories;
-  for (const std::string &Arg :
-       splitIncludeDirectories(AsRun(Command.CommandLine, Command.Filename),
-                               Command.Directory, Directories))
+  std::vector<std::string> Rest =
+      splitIncludeDirectories(AsRun(Command.CommandLine, Command.Filename),
+                              Command.Directory, Directories);
+  std::string CommandKey = Identity;
+  if (namesRelativePath(Rest, Command.Directory))
+    CommandKey += '\0' + Command.Directory;
+  for (const std::string &Arg : Rest)
     CommandKey +=
         '\0' + (Arg == Command.Filename ? std::string("<main>") : Arg);
   PreamblePlan Plan;

@@ -26,7 +26,8 @@ take is the longest the most files share.
 
 With --targets, three files of three CMake-like targets whose commands
 differ only in an include directory of their own (searched first, given
-relative to the build folder), with the same leading lines:
+relative to the target's build folder) and in that folder (three's is
+build/three, the others' build), with the same leading lines:
   apps/one.cpp,      a host read of what model.h's function returns
   apps/three.cpp
   apps/two.cpp       a host read of a tensor moved to CUDA only when
@@ -34,6 +35,12 @@ relative to the build folder), with the same leading lines:
                      include directory that shadows one torch.h includes
                      would define it
   apps/inc_NAME/     the targets' own include directories, empty
+and two targets whose commands are the same but for their folders,
+build/four and build/five, each with `-include defaults.h`: a header of
+that folder, under one include guard, that defines DEVPLACE_SHADOW in
+five's alone.
+  apps/four.cpp,     two.cpp's code: a finding in five.cpp only
+  apps/five.cpp
 """
 import json
 import os
@@ -153,11 +160,26 @@ def targets(root, inputs):
             f.write(text)
     with open(os.path.join(root, ".clang-tidy"), "w") as f:
         f.write(CLANG_TIDY)
-    db = [{"directory": os.path.join(root, "build"),
-           "command": "clang++ -std=c++17 -I ../apps/inc_%s -I%s -c ../apps/%s.cpp -o %s.o"
-                      % (n, inputs, n, n),
-           "file": "../apps/%s.cpp" % n}
-          for n in names]
+    folders = {"one": "build", "two": "build", "three": "build/three"}
+    db = []
+    for n in names:
+        up = "../" * folders[n].count("/")
+        os.makedirs(os.path.join(root, folders[n]), exist_ok=True)
+        db.append({"directory": os.path.join(root, folders[n]),
+                   "command": "clang++ -std=c++17 -I %s../apps/inc_%s -I%s -c %s../apps/%s.cpp -o %s.o"
+                              % (up, n, inputs, up, n, n),
+                   "file": "%s../apps/%s.cpp" % (up, n)})
+    for n, defines in (("four", ""), ("five", "#define DEVPLACE_SHADOW 1\n")):
+        folder = os.path.join(root, "build", n)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "defaults.h"), "w") as f:
+            f.write("#ifndef DEFAULTS_H\n#define DEFAULTS_H\n%s#endif\n" % defines)
+        with open(os.path.join(apps, n + ".cpp"), "w") as f:
+            f.write(TARGET_SHADOWED.replace("read_two", "read_" + n))
+        db.append({"directory": folder,
+                   "command": "clang++ -std=c++17 -include defaults.h -I%s -c ../../apps/%s.cpp -o %s.o"
+                              % (inputs, n, n),
+                   "file": "../../apps/%s.cpp" % n})
     with open(os.path.join(root, "build", "compile_commands.json"), "w") as f:
         json.dump(db, f, indent=1)
 
