@@ -205,7 +205,10 @@ def main():
                 with open(header, "w") as f:
                     f.write(leading_includes(path))
                 pch = header + ".pch"
-                subprocess.run([clangxx, *flags, "-x", "c++-header", header, "-o", pch], check=True)
+                # Built as devplace builds its preambles: the headers' templates
+                # instantiated in the precompiled file, not in each parse.
+                subprocess.run([clangxx, *flags, "-fpch-instantiate-templates", "-x", "c++-header",
+                                header, "-o", pch], check=True)
                 extra = ["-include-pch", pch]
             commands.append((("clang", version), [clangxx, "-fsyntax-only", *flags, *extra, path]))
             commands.append((("devplace", version),
