@@ -2,7 +2,7 @@
 
 #include "Preamble.h"
 #include "ResultCache.h"
-#include "clang/Driver/Options.h"
+#include "devplace/Compat.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
@@ -356,7 +356,7 @@ static bool namesRelativePath(const std::vector<std::string> &Args,
   if (Argv.size() < 2)
     return false;
   unsigned MissingIndex = 0, MissingCount = 0;
-  opt::InputArgList Parsed = clang::driver::getDriverOptTable().ParseArgs(
+  opt::InputArgList Parsed = clang::devplace::compat::driverOptions().ParseArgs(
       ArrayRef<const char *>(Argv).drop_front(), MissingIndex, MissingCount);
   for (const opt::Arg *A : Parsed)
     for (const char *Value : A->getValues())

@@ -22,6 +22,14 @@
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 #endif
 
+// clang's driver options: in the driver's library until LLVM 21, their
+// own from 22 on.
+#if LLVM_VERSION_MAJOR >= 22
+#include "clang/Options/Options.h"
+#else
+#include "clang/Driver/Options.h"
+#endif
+
 #if LLVM_VERSION_MAJOR < 16
 #error "devplace needs LLVM/Clang 16 or newer"
 #endif
@@ -35,6 +43,15 @@ using ThreadPool = llvm::DefaultThreadPool;
 #else
 using ThreadPool = llvm::ThreadPool;
 #endif
+
+/// The table of the options clang's driver takes.
+inline const llvm::opt::OptTable &driverOptions() {
+#if LLVM_VERSION_MAJOR >= 22
+  return getDriverOptTable();
+#else
+  return driver::getDriverOptTable();
+#endif
+}
 
 /// The type a class declares. LLVM 22 folded record types into tag types
 /// (`getRecordType` is gone; `getCanonicalTagType` is new).
