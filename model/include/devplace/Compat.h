@@ -22,8 +22,9 @@
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 #endif
 
-// clang's driver options: in the driver's library until LLVM 21, their
-// own from 22 on.
+// clang's driver options: clang/Driver/Options.h's clang::driver in 16 and
+// 19, clang/Options/Options.h's clang in 22 (20 and 21, untested, are taken
+// to be as 19).
 #if LLVM_VERSION_MAJOR >= 22
 #include "clang/Options/Options.h"
 #else
