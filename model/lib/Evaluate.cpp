@@ -122,6 +122,34 @@ const ValueDecl *FunctionAnalyzer::moduleKeyOf(const Expr *Obj) {
   return keyOf(Obj);
 }
 
+const Expr *FunctionAnalyzer::scriptModuleOf(const Expr *Obj) const {
+  if (!Obj)
+    return nullptr;
+  Obj = stripValue(Obj);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Obj);
+      OC && (OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star))
+    Obj = stripValue(OC->getArg(0));
+  else if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
+           UO && UO->getOpcode() == UO_Deref)
+    Obj = stripValue(UO->getSubExpr());
+  return isScriptModuleType(Obj->getType()) ? Obj : nullptr;
+}
+
+Fact FunctionAnalyzer::scriptOutput(const Expr *Module, const CallExpr *Call) {
+  // Its parameters are where it was loaded or moved to, and an input on
+  // another device fails: a result may be on either side's device. Inputs
+  // come as tensors or IValues, alone or in a vector.
+  Fact R = eval(Module);
+  unsigned First = isa<CXXOperatorCallExpr>(Call) ? 1 : 0;
+  for (unsigned I = First; I < Call->getNumArgs(); ++I) {
+    DeviceCarrier C = classifyType(Call->getArg(I)->getType());
+    if (C == DeviceCarrier::Tensor || C == DeviceCarrier::IValue ||
+        C == DeviceCarrier::Container)
+      R = join(R, eval(Call->getArg(I)));
+  }
+  return R;
+}
+
 bool FunctionAnalyzer::staysBehind(const FieldDecl *Field) {
   // Only a class whose every method is in this translation unit can show
   // that it never registers a member.
@@ -357,6 +385,9 @@ Fact FunctionAnalyzer::evalOperatorCall(const CXXOperatorCallExpr *OC) {
     return Fact{};
   }
   if (Op == OO_Call) {
+    // A method get_method bound: `module.get_method("f")(inputs)`.
+    if (const Expr *Module = scriptModuleOf(OC->getArg(0)))
+      return scriptOutput(Module, OC);
     // A lambda (or a function object) of this code: its return summary, as
     // for a function. A module holder's call operator is the library's.
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
@@ -522,6 +553,15 @@ Fact FunctionAnalyzer::evalTensorMethod(const CXXMemberCallExpr *MC,
 Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
   const Expr *Obj = MC->getImplicitObjectArgument();
   DeviceCarrier ObjC = Obj ? classifyType(Obj->getType()) : DeviceCarrier::None;
+  // `tuple->elements()` through IValue::toTuple()'s intrusive pointer: the
+  // pointer's value.
+  if (const auto *Arrow =
+          dyn_cast_or_null<CXXOperatorCallExpr>(Obj ? stripValue(Obj) : nullptr);
+      Arrow && Arrow->getOperator() == OO_Arrow &&
+      classifyType(Arrow->getArg(0)->getType()) == DeviceCarrier::IValue) {
+    Obj = Arrow->getArg(0);
+    ObjC = DeviceCarrier::IValue;
+  }
   DeviceCarrier RetC = classifyType(MC->getType());
   llvm::StringRef Name = methodName(MC);
   std::string QName = qualifiedName(MC->getMethodDecl());
@@ -560,6 +600,11 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
   }
   if (RetC == DeviceCarrier::None || RetC == DeviceCarrier::Pointer)
     return Fact{};
+  // module.forward(inputs), module.run_method("f", x), module.get_method("f").
+  if (Api.methodName(Name, ApiRole::ModuleForward) ||
+      Api.methodName(Name, ApiRole::ModuleMethod))
+    if (const Expr *Module = scriptModuleOf(Obj))
+      return scriptOutput(Module, MC);
   // A module's parameters and buffers are where the module is.
   if (Api.methodName(Name, ApiRole::ModuleTensors))
     if (const ValueDecl *K = moduleKeyOf(Obj))
@@ -605,8 +650,12 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
   if (RetC == DeviceCarrier::Module &&
       (Api.is(ApiMatch::Function, QName, ApiRole::HostModuleMaker) ||
        InLibrary)) {
-    // make_shared<Net>(…) builds on the host; torch::jit::load(path, device)
-    // loads onto its device argument.
+    // make_shared<Net>(…) builds on the host, but a copy of a module
+    // (make_shared<jit::Module>(jit::load(…))) is where the module is;
+    // torch::jit::load(path, device) loads onto its device argument.
+    for (const Expr *Arg : CE->arguments())
+      if (classifyType(Arg->getType()) == DeviceCarrier::Module)
+        return eval(Arg);
     const Expr *DevArg = nullptr;
     Fact Target = deviceArg(CE, Callee, &DevArg, false);
     return Target.hasInfo() ? Target : Fact::host();

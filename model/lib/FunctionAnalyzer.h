@@ -123,6 +123,15 @@ private:
   /// The class whose members constructor \p M sets, when its objects keep
   /// per-member facts (not a copy or move constructor).
   const CXXRecordDecl *constructedClass(const FunctionDecl *M);
+  /// This function is a constructor that nothing else sees its object
+  /// through before it returns (no method of its own, no `this` handed
+  /// out): other functions see its members as they are at its exit, not
+  /// each value it gives them on the way (`m_ = load(p); m_.to(kCUDA);`).
+  bool membersPrivateUntilExit() const;
+  bool DeferMemberWrites = false;
+  /// Records \p F as a value of the class member \p Key for the other
+  /// functions, unless this constructor records its members at its exit.
+  void recordOwnMember(const ValueDecl *Key, const Fact &F);
   /// The members, by field index, of the object \p CE constructs with a
   /// constructor of this code: what its summary says it leaves in each
   /// (MemberOut), in terms of \p CE's arguments.
@@ -169,6 +178,12 @@ private:
   /// The module variable a call goes through: `model->f()`, `(*model).f()`,
   /// `module.f()`, `model(x)`.
   const ValueDecl *moduleKeyOf(const Expr *Obj);
+  /// The TorchScript module (or bound method) a call goes through, through
+  /// `->` and `*`; null when the object is not one.
+  const Expr *scriptModuleOf(const Expr *Obj) const;
+  /// What a TorchScript module's call gives: the module's device joined with
+  /// its inputs'.
+  Fact scriptOutput(const Expr *Module, const CallExpr *Call);
   /// The module variable a member chain starts from: `net` in
   /// `net->fc->weight`; null when a member on the way is one its module
   /// never registers (it does not move with the module).

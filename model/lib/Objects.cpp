@@ -52,9 +52,14 @@ const CXXRecordDecl *FunctionAnalyzer::objectClass(const FunctionDecl *M) {
 
 /// The constructor hands its object to code that may change its members: a
 /// non-const method of its own (`reset(device)`), or `this` passed on.
-/// Reading and writing members, and const methods, are all it may do.
-static bool objectEscapes(const CXXConstructorDecl *Ctor) {
+/// Reading and writing members, and const methods, are all it may do. With
+/// \p ConstMethodsToo, a const method or a lambda that captures `this`
+/// counts too: then nothing but the constructor itself sees its members
+/// before it returns.
+static bool objectEscapes(const CXXConstructorDecl *Ctor,
+                          bool ConstMethodsToo = false) {
   struct Uses : RecursiveASTVisitor<Uses> {
+    bool ConstMethodsToo;
     unsigned This = 0, Harmless = 0;
     bool VisitCXXThisExpr(CXXThisExpr *) {
       ++This;
@@ -63,16 +68,32 @@ static bool objectEscapes(const CXXConstructorDecl *Ctor) {
     bool VisitMemberExpr(MemberExpr *ME) {
       const auto *M = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
       if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) &&
-          (isa<FieldDecl>(ME->getMemberDecl()) || (M && M->isConst())))
+          (isa<FieldDecl>(ME->getMemberDecl()) ||
+           (M && M->isConst() && !ConstMethodsToo)))
         ++Harmless;
       return true;
     }
+    bool VisitLambdaExpr(LambdaExpr *LE) {
+      if (ConstMethodsToo && LE->getLambdaClass() &&
+          LE->getLambdaClass()->isLambda() &&
+          llvm::any_of(LE->captures(), [](const LambdaCapture &C) {
+            return C.capturesThis();
+          }))
+        ++This;
+      return true;
+    }
   } U;
+  U.ConstMethodsToo = ConstMethodsToo;
   U.TraverseStmt(Ctor->getBody());
   for (const CXXCtorInitializer *Init : Ctor->inits())
     if (Init->isWritten() && Init->getInit())
       U.TraverseStmt(Init->getInit());
   return U.This != U.Harmless;
+}
+
+bool FunctionAnalyzer::membersPrivateUntilExit() const {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD);
+  return Ctor && !objectEscapes(Ctor, /*ConstMethodsToo=*/true);
 }
 
 const CXXRecordDecl *FunctionAnalyzer::constructedClass(const FunctionDecl *M) {

@@ -71,8 +71,12 @@ void FunctionAnalyzer::assign(const ValueDecl *Key, Fact F, SourceLocation Loc,
       F = join(It->second, F);
   }
   Cur->Vals[Key] = F;
-  if (const auto *FD = dyn_cast<FieldDecl>(Key))
-    Model.recordMember(FD, F);
+  recordOwnMember(Key, F);
+}
+
+void FunctionAnalyzer::recordOwnMember(const ValueDecl *Key, const Fact &F) {
+  if (const auto *Field = dyn_cast<FieldDecl>(Key); Field && !DeferMemberWrites)
+    Model.recordMember(Field, F);
 }
 
 //--- tuples ----------------------------------------------------------------
@@ -435,6 +439,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
               makeStep(Step::MovedTo, MC->getExprLoc(), K->getName(),
                        DevArg ? "'" + text(DevArg) + "'" : "", Target.Why);
         Cur->Vals[K] = Target;
+        recordOwnMember(K, Target);
       }
       return;
     }

@@ -108,6 +108,18 @@ bool isNNModuleClass(const CXXRecordDecl *RD) {
   return derivesFrom(RD, ApiRole::ModuleBase);
 }
 
+bool isScriptModuleType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD)
+    return false;
+  if (hasRole(RD, ApiRole::SharedPointer))
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+        Spec && Spec->getTemplateArgs().size() >= 1 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  return RD && derivesFrom(RD, ApiRole::ScriptModule);
+}
+
 DeviceCarrier classifyType(QualType T) {
   if (T.isNull())
     return DeviceCarrier::None;
@@ -148,14 +160,21 @@ DeviceCarrier classifyType(QualType T) {
   if (isNNModuleClass(RD) || derivesFrom(RD, ApiRole::ModuleHolder) ||
       derivesFrom(RD, ApiRole::ScriptModule))
     return DeviceCarrier::Module;
+  // A shared pointer to a module (or, for TorchScript's older API, to a
+  // script module) is the module; an intrusive pointer to a TorchScript
+  // tuple (IValue::toTuple()) is the value.
   if (Is(ApiRole::SharedPointer))
     if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
         Spec && Spec->getTemplateArgs().size() >= 1 &&
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
       if (const CXXRecordDecl *Pointee =
-              Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
-          Pointee && isNNModuleClass(Pointee))
-        return DeviceCarrier::Module;
+              Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl()) {
+        if (isNNModuleClass(Pointee) ||
+            derivesFrom(Pointee, ApiRole::ScriptModule))
+          return DeviceCarrier::Module;
+        if (hasRole(Pointee, ApiRole::IValueClass))
+          return DeviceCarrier::IValue;
+      }
   // An item of a torch::OrderedDict (named_parameters()) holds its value.
   if (Is(ApiRole::OrderedDictItem))
     if (const auto *Dict = dyn_cast<CXXRecordDecl>(RD->getDeclContext()))

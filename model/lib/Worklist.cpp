@@ -327,6 +327,7 @@ void FunctionAnalyzer::run() {
   Graph = CFG::buildCFG(FD, const_cast<Stmt *>(Body), &Ctx, BO);
   if (!Graph)
     return;
+  DeferMemberWrites = membersPrivateUntilExit();
   computeLiveness();
   Out.Parents = std::make_shared<ParentMap>(const_cast<Stmt *>(Body));
   Mutations.TraverseStmt(const_cast<Stmt *>(Body));
@@ -444,6 +445,12 @@ void FunctionAnalyzer::finish(const State &Exit) {
         if (const Fact *F = Exit.Vals.lookup(Field); F && hasMemberFact(Field))
           Out.MemberOut.emplace_back(Field, *F);
   }
+  // A constructor that keeps its object to itself gives the other functions
+  // its members as they are at its exit (unknown when cut short).
+  if (DeferMemberWrites && Exit.Reach)
+    for (const auto &[Key, F] : Exit.Vals)
+      if (const auto *Field = dyn_cast<FieldDecl>(Key))
+        Model.recordMember(Field, Out.Complete ? F : Fact::unknown());
   // Which parameters reach host code: the first access of each, and the
   // valuations under which any does.
   for (const HostAccess &A : Out.Accesses)

@@ -278,12 +278,41 @@ bool hasMPS();
 } // namespace at
 
 namespace c10 {
+// As in c10/util/intrusive_ptr.h: how IValue hands out its tuples.
+template <class T> class intrusive_ptr {
+public:
+  T *operator->() const noexcept;
+  T &operator*() const noexcept;
+  T *get() const noexcept;
+};
+template <class T> class List {
+public:
+  T get(size_t pos) const;
+  size_t size() const;
+};
+class IValue;
+namespace ivalue {
+// As in ATen/core/ivalue_inl.h.
+struct TupleElements {
+  const IValue &operator[](size_t i) const;
+  size_t size() const;
+};
+struct Tuple {
+  const TupleElements &elements() const &;
+};
+} // namespace ivalue
 class IValue {
 public:
   IValue(const at::Tensor &t);
   IValue(const std::vector<at::Tensor> &v);
+  IValue(double d);
   at::Tensor toTensor() const &;
   bool isTensor() const;
+  intrusive_ptr<ivalue::Tuple> toTuple() const &;
+  ivalue::Tuple &toTupleRef() const;
+  List<at::Tensor> toTensorList() const &;
+  std::vector<at::Tensor> toTensorVector() const;
+  double toDouble() const;
 };
 
 } // namespace c10
@@ -410,7 +439,15 @@ template <typename Value> void load(Value &value, const std::string &path);
 
 namespace jit {
 using c10::IValue;
-struct Module {
+// As in torch/csrc/jit/api/method.h and object.h.
+struct Method {
+  IValue operator()(std::vector<IValue> stack);
+};
+struct Object {
+  Method get_method(const std::string &name) const;
+  template <typename... Types> IValue run_method(const std::string &method_name, Types &&...args);
+};
+struct Module : public Object {
   IValue forward(std::vector<IValue> inputs);
   void to(at::Device device, bool non_blocking = false);
   void eval();

@@ -44,6 +44,10 @@ bool isTensorType(QualType T);
 /// True for torch::nn::Module and classes derived from it.
 bool isNNModuleClass(const CXXRecordDecl *RD);
 
+/// True for a TorchScript module or bound method (torch::jit::Module,
+/// torch::jit::Method), or a shared pointer to one.
+bool isScriptModuleType(QualType T);
+
 /// The name of the module class a module-typed value holds ("ReLU" for
 /// torch::nn::ReLU, its ReLUImpl, or a shared_ptr to either; "Net" for a
 /// NetImpl of the project's own), or "" when there is none.
