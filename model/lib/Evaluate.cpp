@@ -658,6 +658,9 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
         return eval(Arg);
     const Expr *DevArg = nullptr;
     Fact Target = deviceArg(CE, Callee, &DevArg, false);
+    if (Target.Dev && DevArg)
+      Target.Why = makeStep(Step::CreatedOn, CE->getExprLoc(), "",
+                            "'" + text(DevArg) + "'", Target.Why);
     return Target.hasInfo() ? Target : Fact::host();
   }
   if (Callee && !InLibrary && !QName.empty() &&
