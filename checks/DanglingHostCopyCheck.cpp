@@ -321,6 +321,22 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
       if (const ParmVarDecl *P = outParameter(Target))
         escapes(Value, "out-parameter '" + P->getName().str() + "'");
     }
+    // A call that keeps a pointer it is given (an asynchronous copy, an
+    // engine's tensor address) outlives a temporary's memory.
+    bool VisitCallExpr(CallExpr *CE) {
+      std::string N = calleeName(CE);
+      if (N.empty() || !ApiTable::builtin().callee(N, ApiRole::KeepsPointer))
+        return true;
+      for (const Expr *Arg : CE->arguments())
+        if (Arg->getType()->isPointerType())
+          if (const CXXMemberCallExpr *MC = storedTemporaryPointer(Arg))
+            Check->diag(MC->getExprLoc(),
+                        "'%0' keeps a pointer into the temporary tensor '%1' "
+                        "beyond the call, and the tensor is destroyed at the "
+                        "end of this statement")
+                << N << exprText(MC->getImplicitObjectArgument(), *Ctx);
+      return true;
+    }
     bool VisitBinaryOperator(BinaryOperator *BO) {
       if (BO->getOpcode() != BO_Assign || !BO->getType()->isPointerType())
         return true;

@@ -44,6 +44,13 @@ void HostSinkCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
     diagnose(A, FD, R, Ctx);
     Previous = &A;
   }
+  // The other direction: host memory handed to code that reads it on the
+  // device.
+  for (const HostMemoryToDevice &H : R.HostToDevice)
+    diag(H.Operand->getExprLoc(),
+         "'%0' is on the host when its memory is passed to '%1', which "
+         "expects device memory")
+        << H.Tensor << H.Callee;
 }
 
 namespace {

@@ -148,6 +148,16 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     std::string N = calleeName(CE);
+    // A pointer into host memory where device memory is expected: only when
+    // the tensor is on the host on every path here (a device chosen by
+    // is_available() is the host only where no accelerator runs the call).
+    if (!N.empty() && Api.callee(N, ApiRole::ExpectsDevicePointer))
+      for (const Expr *Arg : CE->arguments()) {
+        Fact F = PointerFact(Arg);
+        if (Cur->Reach && (F.Host & Cur->Reach) == Cur->Reach &&
+            !(F.Dev & Cur->Reach) && !F.Unknown && !F.Params)
+          Out.HostToDevice.push_back({CE, Arg, tensorNameOf(Arg, F), N});
+      }
     if (!N.empty() && Api.callee(N, ApiRole::HostMemoryCall))
       CheckArgs(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
                 HostAccess::Call, N);

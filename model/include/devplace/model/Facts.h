@@ -68,6 +68,15 @@ struct HostSync {
   std::string CallerDevice = {};
 };
 
+/// Code that reads device memory (a TensorRT tensor address) is given a
+/// pointer into a tensor that is on the host on every path that reaches it.
+struct HostMemoryToDevice {
+  const Expr *Call;    ///< the call that expects device memory
+  const Expr *Operand; ///< the pointer argument
+  std::string Tensor;  ///< the tensor whose memory it is
+  std::string Callee;
+};
+
 /// A parameter whose memory reaches host code.
 struct ParamSink {
   unsigned Index;
@@ -92,6 +101,7 @@ struct FunctionFacts {
   std::vector<HostAccess> Accesses; ///< in source order
   std::vector<Meeting> Meetings;    ///< in the order the operations run
   std::vector<HostSync> Syncs;
+  std::vector<HostMemoryToDevice> HostToDevice;
   Fact Return; ///< device of the return value (summary for callers)
   /// For a pair or tuple result built element by element on every return
   /// (`return {a, b}`, `std::make_tuple(…)`, a local tuple): the device of
