@@ -651,8 +651,7 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
       (Api.is(ApiMatch::Function, QName, ApiRole::HostModuleMaker) ||
        InLibrary)) {
     // make_shared<Net>(…) builds on the host, but a copy of a module
-    // (make_shared<jit::Module>(jit::load(…))) is where the module is;
-    // torch::jit::load(path, device) loads onto its device argument.
+    // (make_shared<jit::Module>(jit::load(…))) is where the module is.
     for (const Expr *Arg : CE->arguments())
       if (classifyType(Arg->getType()) == DeviceCarrier::Module)
         return eval(Arg);
@@ -661,7 +660,13 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
     if (Target.Dev && DevArg)
       Target.Why = makeStep(Step::CreatedOn, CE->getExprLoc(), "",
                             "'" + text(DevArg) + "'", Target.Why);
-    return Target.hasInfo() ? Target : Fact::host();
+    if (Target.hasInfo())
+      return Target;
+    // torch::jit::load(path, device) loads onto its device argument; without
+    // one, onto the devices the module was saved from: not known.
+    return Api.is(ApiMatch::Function, QName, ApiRole::HostModuleMaker)
+               ? Fact::host()
+               : Fact::unknown();
   }
   if (Callee && !InLibrary && !QName.empty() &&
       !Api.inNamespace(QName, ApiRole::StandardLibrary))

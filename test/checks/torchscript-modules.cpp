@@ -40,11 +40,18 @@ void loaded_to_cpu(const std::string &path, float *dst) {
   std::memcpy(dst, out.data_ptr<float>(), 4);
 }
 
-// Silent: loaded without a device, the module stays on the host.
+// Silent: loaded without a device, the module is on the devices it was saved
+// from, which the code does not say.
 void loaded_plainly(const std::string &path, float *dst) {
   auto module = torch::jit::load(path);
   auto out = module.forward({torch::zeros({1, 3})}).toTensor();
   std::memcpy(dst, out.data_ptr<float>(), 4);
+}
+
+// Silent: for the same reason, a CUDA input meets no host module.
+void loaded_plainly_cuda_input(const std::string &path) {
+  auto module = torch::jit::load(path);
+  auto out = module.forward({torch::zeros({1, 3}).cuda()}).toTensor();
 }
 
 void moved_after_load(const std::string &path, torch::Tensor input, float *dst) {
@@ -115,7 +122,7 @@ void shared_pointer(const std::string &path, torch::Tensor x) {
   auto y = module->forward({x}).toTensor();
   float v = y.accessor<float, 1>()[0];
   // CHECK: :[[@LINE-1]]:15: warning: 'y' may be on a CUDA device when a host accessor to it is made here [devplace-host-sink]
-  // CHECK: :[[@LINE-103]]:10: note: a CUDA device is chosen here when 'torch::cuda::is_available()' is true
+  // CHECK: :[[@LINE-110]]:10: note: a CUDA device is chosen here when 'torch::cuda::is_available()' is true
   // CHECK: :[[@LINE-5]]:85: note: the tensor comes from 'pick', which returns a result that may be on a CUDA device
   // CHECK: :[[@LINE-6]]:62: note: the tensor is created on 'pick()' here
   // CHECK: :[[@LINE-7]]:8: note: 'module' is assigned here
@@ -151,7 +158,8 @@ private:
   torch::jit::Module encoder_;
 };
 
-// Silent: a class whose module stays on the host.
+// Silent: a class whose module is loaded without a device (where it was
+// saved).
 class CpuEncoder {
 public:
   explicit CpuEncoder(const std::string &path) : encoder_(torch::jit::load(path)) {}
