@@ -27,15 +27,19 @@ appeared or vanished.
 
   metamorphic.py --sample 60     a reproducible sample (the test suite)
   metamorphic.py --all           every variant of every input
+  metamorphic.py --all --only '*/torchscript-*'
+                                 every variant of the inputs whose path
+                                 matches a glob
 
 Usage: metamorphic.py --devplace PATH --sites PATH --clangxx PATH
                       [--sample N [--seed S] | --all] [--real-headers]
-                      [-p DB_DIR ...] [--jobs J]
+                      [-p DB_DIR ...] [--only GLOB ...] [--jobs J]
 """
 import argparse
 import collections
 import concurrent.futures
 import difflib
+import fnmatch
 import json
 import os
 import random
@@ -197,6 +201,8 @@ def main():
     ap.add_argument("--real-headers", action="store_true")
     ap.add_argument("-p", action="append", default=[], help="a compilation database directory")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", action="append", default=[],
+                    help="only the inputs whose path matches this glob")
     args = ap.parse_args()
     for tool in ("devplace", "sites", "clangxx"):
         if os.sep in getattr(args, tool):
@@ -205,6 +211,8 @@ def main():
 
     work, skipped, files = [], 0, 0
     for path, flags, cwd in inputs(args):
+        if args.only and not any(fnmatch.fnmatch(path, g) for g in args.only):
+            continue
         r = subprocess.run([args.sites, path, "--"] + flags, cwd=cwd, stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, text=True)
         if r.returncode != 0:
