@@ -109,14 +109,21 @@ Fact FunctionAnalyzer::lookup(const ValueDecl *Key, const Expr *Use) {
   return Fact{};
 }
 
-const ValueDecl *FunctionAnalyzer::moduleKeyOf(const Expr *Obj) {
+/// The object a call goes through: `model` in `model->f()`, `(*model).f()`
+/// and `model.f()`.
+static const Expr *calledObject(const Expr *Obj) {
   Obj = stripValue(Obj);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Obj);
       OC && (OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star))
-    Obj = stripValue(OC->getArg(0));
-  else if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
-           UO && UO->getOpcode() == UO_Deref)
-    Obj = stripValue(UO->getSubExpr());
+    return stripValue(OC->getArg(0));
+  if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
+      UO && UO->getOpcode() == UO_Deref)
+    return stripValue(UO->getSubExpr());
+  return Obj;
+}
+
+const ValueDecl *FunctionAnalyzer::moduleKeyOf(const Expr *Obj) {
+  Obj = calledObject(Obj);
   if (classifyType(Obj->getType()) != DeviceCarrier::Module)
     return nullptr;
   return keyOf(Obj);
@@ -125,13 +132,7 @@ const ValueDecl *FunctionAnalyzer::moduleKeyOf(const Expr *Obj) {
 const Expr *FunctionAnalyzer::scriptModuleOf(const Expr *Obj) const {
   if (!Obj)
     return nullptr;
-  Obj = stripValue(Obj);
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Obj);
-      OC && (OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star))
-    Obj = stripValue(OC->getArg(0));
-  else if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
-           UO && UO->getOpcode() == UO_Deref)
-    Obj = stripValue(UO->getSubExpr());
+  Obj = calledObject(Obj);
   return isScriptModuleType(Obj->getType()) ? Obj : nullptr;
 }
 

@@ -20,10 +20,9 @@ std::vector<Box> detect(torch::jit::script::Module &model, const torch::Tensor &
     boxes.push_back({d[i * 5], d[i * 5 + 1], d[i * 5 + 2], d[i * 5 + 3], d[i * 5 + 4]});
   // CHECK: :[[@LINE-1]]:22: warning: 'dets' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
   // CHECK: :[[@LINE-9]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
-  // CHECK: :[[@LINE-8]]:48: note: 'image' is moved to 'device' here
-  // CHECK: :[[@LINE-9]]:35: note: 'inputs' is assigned here
-  // CHECK: :[[@LINE-9]]:17: note: 'dets' is assigned here
-  // CHECK: :[[@LINE-9]]:25: note: 'd' points into the memory of 'dets'
+  // CHECK: :[[@LINE-9]]:9: note: 'model' is moved to 'device' here
+  // CHECK: :[[@LINE-8]]:17: note: 'dets' is assigned here
+  // CHECK: :[[@LINE-8]]:25: note: 'd' points into the memory of 'dets'
   return boxes;
 }
 
