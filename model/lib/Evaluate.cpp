@@ -556,8 +556,8 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
   DeviceCarrier ObjC = Obj ? classifyType(Obj->getType()) : DeviceCarrier::None;
   // `tuple->elements()` through IValue::toTuple()'s intrusive pointer: the
   // pointer's value.
-  if (const auto *Arrow =
-          dyn_cast_or_null<CXXOperatorCallExpr>(Obj ? stripValue(Obj) : nullptr);
+  if (const auto *Arrow = dyn_cast_or_null<CXXOperatorCallExpr>(
+          Obj ? stripValue(Obj) : nullptr);
       Arrow && Arrow->getOperator() == OO_Arrow &&
       classifyType(Arrow->getArg(0)->getType()) == DeviceCarrier::IValue) {
     Obj = Arrow->getArg(0);

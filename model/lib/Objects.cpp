@@ -76,9 +76,8 @@ static bool objectEscapes(const CXXConstructorDecl *Ctor,
     bool VisitLambdaExpr(LambdaExpr *LE) {
       if (ConstMethodsToo && LE->getLambdaClass() &&
           LE->getLambdaClass()->isLambda() &&
-          llvm::any_of(LE->captures(), [](const LambdaCapture &C) {
-            return C.capturesThis();
-          }))
+          llvm::any_of(LE->captures(),
+                       [](const LambdaCapture &C) { return C.capturesThis(); }))
         ++This;
       return true;
     }
