@@ -41,9 +41,26 @@ bool isNonOwningView(QualType T) {
 /// or (for values that leave the function) its local host copies.
 using Owner = llvm::function_ref<bool(const Expr *Tensor)>;
 
+/// A temporary tensor that may own memory of its own: not a view
+/// (`t.view({-1})`, `t.slice(…)`) of a tensor that outlives it, whose
+/// memory the view only shares.
 bool isTemporary(const Expr *Obj) {
   Obj = Obj->IgnoreImpCasts();
-  return isa<MaterializeTemporaryExpr>(Obj) || Obj->isPRValue();
+  if (!isa<MaterializeTemporaryExpr>(Obj) && !Obj->isPRValue())
+    return false;
+  const Expr *Base = stripValue(Obj);
+  while (const auto *MC = dyn_cast<CXXMemberCallExpr>(Base)) {
+    const Expr *Of = MC->getImplicitObjectArgument();
+    if (!Of || !isTensorType(Of->getType()) ||
+        !ApiTable::builtin().tensorMethod(methodName(MC),
+                                          ApiRole::SharesStorage))
+      return true;
+    Base = Of->IgnoreImpCasts();
+    if (!isa<MaterializeTemporaryExpr>(Base) && !Base->isPRValue())
+      return false; // a view of a tensor with a name
+    Base = stripValue(Base);
+  }
+  return true;
 }
 
 /// `obj.data_ptr<T>()` where \p Dies accepts obj; returns the call.
@@ -59,10 +76,14 @@ const CXXMemberCallExpr *dataPtrOf(const Expr *E, Owner Dies) {
   return Dies(Obj) ? MC : nullptr;
 }
 
-/// The pointer into a tensor \p Dies accepts that \p Init stores, if any:
-/// the init itself (a pointer, through casts and arithmetic), or an
-/// argument of a view's constructor or of torch::from_blob.
-const CXXMemberCallExpr *storedPointer(const Expr *Init, Owner Dies) {
+/// Where a pointer comes from, when it is one a rule cares about: the
+/// expression that makes it (`t.data_ptr<T>()`, `buf.data()`), or null.
+using PointerSource = llvm::function_ref<const Expr *(const Expr *)>;
+
+/// The pointer \p Source accepts that \p Init stores, if any: the init
+/// itself (a pointer, through casts and arithmetic), or an argument of a
+/// view's constructor or of torch::from_blob.
+const Expr *storedPointerFrom(const Expr *Init, PointerSource Source) {
   Init = Init->IgnoreParenImpCasts();
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(Init))
     Init = EWC->getSubExpr()->IgnoreParenImpCasts();
@@ -86,8 +107,8 @@ const CXXMemberCallExpr *storedPointer(const Expr *Init, Owner Dies) {
     }
     break;
   }
-  if (const CXXMemberCallExpr *MC = dataPtrOf(Init, Dies))
-    return MC;
+  if (const Expr *P = Source(Init))
+    return P;
   llvm::ArrayRef<const Expr *> Args;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Init)) {
     if (!isNonOwningView(CE->getType()) || isTensorType(CE->getType()))
@@ -101,9 +122,45 @@ const CXXMemberCallExpr *storedPointer(const Expr *Init, Owner Dies) {
   }
   for (const Expr *Arg : Args)
     if (Arg->getType()->isPointerType())
-      if (const CXXMemberCallExpr *MC = storedPointer(Arg, Dies))
-        return MC;
+      if (const Expr *P = storedPointerFrom(Arg, Source))
+        return P;
   return nullptr;
+}
+
+/// The `data_ptr` of a tensor \p Dies accepts that \p Init stores, if any.
+const CXXMemberCallExpr *storedPointer(const Expr *Init, Owner Dies) {
+  return cast_or_null<CXXMemberCallExpr>(storedPointerFrom(
+      Init, [&](const Expr *E) -> const Expr * { return dataPtrOf(E, Dies); }));
+}
+
+/// A pointer into a buffer that \p FD owns and destroys at its return:
+/// `buf.data()` or `&buf[0]` of a local container that owns its elements
+/// (std::vector, std::array, std::string), or a local array. Returns the
+/// buffer's variable.
+const VarDecl *localBuffer(const Expr *E, const FunctionDecl *FD) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    if (const auto *OC =
+            dyn_cast<CXXOperatorCallExpr>(UO->getSubExpr()->IgnoreParens());
+        OC && OC->getOperator() == OO_Subscript)
+      E = OC->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+      MC && methodName(MC) == "data" && MC->getImplicitObjectArgument())
+    E = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || VD->isStaticLocal() ||
+      VD->getType()->isReferenceType() || VD->getDeclContext() != FD)
+    return nullptr;
+  QualType T = VD->getType();
+  if (T->isArrayType())
+    return VD;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  return RD && ApiTable::builtin().classNamed(qualifiedName(RD),
+                                              ApiRole::OwnsElements)
+             ? VD
+             : nullptr;
 }
 
 const CXXMemberCallExpr *storedTemporaryPointer(const Expr *Init) {
@@ -313,8 +370,28 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
           << FD->getNameAsString();
     }
     bool VisitReturnStmt(ReturnStmt *RS) {
-      if (RS->getRetValue())
-        escapes(RS->getRetValue(), "the returned value");
+      const Expr *Value = RS->getRetValue();
+      if (!Value || !isNonOwningView(Value->getType()))
+        return true;
+      escapes(Value, "the returned value");
+      // A view made in the return statement over a temporary, or over a
+      // buffer of the function's own.
+      if (const CXXMemberCallExpr *MC = storedTemporaryPointer(Value))
+        Check->diag(MC->getExprLoc(),
+                    "the returned value keeps a pointer into the temporary "
+                    "tensor '%0', which is destroyed at the end of this "
+                    "statement")
+            << exprText(MC->getImplicitObjectArgument(), *Ctx);
+      const VarDecl *Buffer = nullptr;
+      if (const Expr *P = storedPointerFrom(Value, [&](const Expr *E) {
+            Buffer = localBuffer(E, FD);
+            return Buffer ? E : nullptr;
+          }))
+        Check->diag(P->getExprLoc(),
+                    "the returned value keeps a pointer into '%0', a buffer "
+                    "local to '%1', which is destroyed when the function "
+                    "returns")
+            << Buffer->getName() << FD->getNameAsString();
       return true;
     }
     void assigned(const Expr *Target, const Expr *Value) {

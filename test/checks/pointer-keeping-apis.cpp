@@ -8,6 +8,8 @@
 #include <torch/torch.h>
 #include <NvInfer.h>
 #include <cuda_runtime_api.h>
+#include <opencv2/core.hpp>
+#include <vector>
 
 void async_copy_from_temporary(const torch::Tensor &x, float *dst, cudaStream_t stream) {
   cudaMemcpyAsync(dst, x.cpu().data_ptr<float>(), x.numel() * sizeof(float),
@@ -69,4 +71,40 @@ void engine_output_chosen(nvinfer1::IExecutionContext *context, cudaStream_t str
 // Silent: a tensor whose device is not known.
 void engine_output_unknown(nvinfer1::IExecutionContext *context, torch::Tensor output) {
   context->setInputTensorAddress("output", output.data_ptr<float>());
+}
+
+// Views returned to the caller: over a temporary copy, or over a buffer the
+// function owns.
+cv::Mat returned_view(const torch::Tensor &t) {
+  return cv::Mat(2, 2, CV_32FC1, t.cpu().data_ptr<float>());
+  // CHECK: :[[@LINE-1]]:42: warning: the returned value keeps a pointer into the temporary tensor 't.cpu()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+}
+
+torch::Tensor returned_blob(int n) {
+  std::vector<float> buffer(n, 0.f);
+  return torch::from_blob(buffer.data(), {n});
+  // CHECK: :[[@LINE-1]]:34: warning: the returned value keeps a pointer into 'buffer', a buffer local to 'returned_blob', which is destroyed when the function returns [devplace-dangling-host-copy]
+}
+
+torch::Tensor returned_blob_of_array() {
+  float values[4] = {1, 2, 3, 4};
+  return torch::from_blob(values, {4});
+  // CHECK: :[[@LINE-1]]:27: warning: the returned value keeps a pointer into 'values', a buffer local to 'returned_blob_of_array', which is destroyed when the function returns [devplace-dangling-host-copy]
+}
+
+// Silent: an owning copy is returned.
+torch::Tensor returned_blob_cloned(int n) {
+  std::vector<float> buffer(n, 0.f);
+  return torch::from_blob(buffer.data(), {n}).clone();
+}
+
+// Silent: the buffer is the caller's.
+torch::Tensor returned_blob_of_caller(std::vector<float> &buffer) {
+  return torch::from_blob(buffer.data(), {static_cast<int64_t>(buffer.size())});
+}
+
+// Silent: a temporary view shares the memory of a tensor that outlives it.
+float *row_of(const torch::Tensor &t, int64_t i) {
+  float *p = t.select(0, i).view({-1}).data_ptr<float>();
+  return p;
 }
