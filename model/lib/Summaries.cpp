@@ -44,6 +44,12 @@ Fact FunctionAnalyzer::callSummary(const CallExpr *CE,
                                    const FunctionDecl *Callee) {
   unsigned First = 0;
   const FunctionDecl *Def = summarisable(CE, Callee, Scope::NonSystem, First);
+  // The code's own function whose body is elsewhere (another file, or not
+  // written yet) may return anything: its result is unknown, not its
+  // inputs' device (with its body here it may return a host copy).
+  if (!Def && Callee && !Callee->isDefined() &&
+      !SM.isInSystemHeader(Callee->getLocation()))
+    return Fact::unknown();
   if (!Def) {
     Fact R = joinArgs(CE, /*TensorsOnly=*/true);
     return R.hasInfo() ? R : Fact::unknown();

@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-torch::Tensor step(const torch::Tensor &x);
+// A training step that keeps its input's device.
+torch::Tensor step(const torch::Tensor &x) { return x * 2; }
 
 // The story's fix: the history holds tensors and the plot reads each once.
 std::vector<double> history_plotted(int epochs) {

@@ -8,7 +8,8 @@
 #include <iostream>
 #include <vector>
 
-torch::Tensor step(const torch::Tensor &x);
+// A training step that keeps its input's device.
+torch::Tensor step(const torch::Tensor &x) { return x * 2; }
 
 double per_batch_syncs(int batches) {
   torch::Device device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
