@@ -1,6 +1,7 @@
 //===--- DeviceMismatchCheck.cpp - devplace-device-mismatch ---------------===//
 
 #include "DeviceMismatchCheck.h"
+#include "devplace/model/Questions.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -15,10 +16,10 @@ struct Mismatch {
   bool Definite;  ///< on every path that reaches the operation
 };
 
-/// The rule: a mismatch needs both sides known (no unknown or parameter
-/// device), one proven on a device and the other proven on the host under
-/// the same valuations. A 0-dim host tensor may meet a device tensor. The
-/// first mismatching pair of each operation is reported.
+/// The rule: the model's mismatch question (one side on a device on some
+/// path the code chose, the other known to be on the host on every path,
+/// under one valuation), asked of every meeting; the first mismatching pair
+/// of each operation is reported.
 std::vector<Mismatch> findMismatches(const FunctionFacts &R) {
   std::vector<Mismatch> Out;
   // Cut short, no side is proven on the host.
@@ -26,17 +27,10 @@ std::vector<Mismatch> findMismatches(const FunctionFacts &R) {
     return Out;
   llvm::DenseSet<const Expr *> Seen;
   for (const Meeting &M : R.Meetings) {
-    const Fact &FA = M.FA, &FB = M.FB;
-    if (FA.Unknown || FA.Params || FB.Unknown || FB.Params)
-      continue;
-    Mask ADev = FA.Dev & ~FA.Host, AHost = FA.Host & ~FA.Dev;
-    Mask BDev = FB.Dev & ~FB.Host, BHost = FB.Host & ~FB.Dev;
-    Mask ADevBHost = FB.Scalar ? 0 : ADev & BHost & M.Reach;
-    Mask AHostBDev = FA.Scalar ? 0 : AHost & BDev & M.Reach;
-    Mask Mis = ADevBHost | AHostBDev;
+    MismatchAnswer Mis = mismatchUnder(M.FA, M.FB, M.Reach);
     if (!Mis || !Seen.insert(M.Where).second)
       continue;
-    Out.push_back({&M, ADevBHost != 0, Mis == M.Reach});
+    Out.push_back({&M, Mis.ADeviceBHost != 0, Mis.Definite});
   }
   return Out;
 }

@@ -160,10 +160,14 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
         break;
       Subject = stripValue(MC->getImplicitObjectArgument());
     }
+    // Where the subject may be on a device the test may be true, where it
+    // may be on the host false; under a valuation whose device is unknown
+    // (or the caller's), either.
     Fact F = eval(Subject);
-    if (!F.Unknown && !F.Params && (F.Host || F.Dev)) {
-      B.TrueReach = TrueMeansDevice ? F.Dev : F.Host;
-      B.FalseReach = TrueMeansDevice ? F.Host : F.Dev;
+    if (F.hasInfo()) {
+      Mask Either = unknownUnder(F, AllValuations);
+      B.TrueReach = (TrueMeansDevice ? F.Dev : F.Host) | Either;
+      B.FalseReach = (TrueMeansDevice ? F.Host : F.Dev) | Either;
     }
     B.Var = keyOf(Subject);
     B.VarOnDeviceWhenTrue = TrueMeansDevice;
@@ -203,9 +207,13 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
            cast<DeclRefExpr>(S)->getDecl()->getType().isConstQualified());
       if (!Literal && !isa<CXXConstructExpr>(S))
         return false;
-      if (F.Unknown || F.Params || (F.Host && F.Dev) || (!F.Host && !F.Dev))
+      // A constant: the same device under every valuation.
+      if (onHostOnEveryPath(F, AllValuations))
+        OnDevice = false;
+      else if (onDeviceOnEveryPath(F, AllValuations))
+        OnDevice = true;
+      else
         return false;
-      OnDevice = F.Dev != 0;
       return true;
     };
     bool OnDevice = false;

@@ -20,6 +20,7 @@
 #include "Conditions.h"
 #include "State.h"
 #include "devplace/model/DeviceModel.h"
+#include "devplace/model/Questions.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/BitVector.h"

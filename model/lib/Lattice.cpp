@@ -28,7 +28,7 @@ Fact join(const Fact &A, const Fact &B) {
     R.ParamsWhen = A.ParamsWhen | B.ParamsWhen;
   else if (R.Params)
     R.ParamsWhen = A.Params ? A.ParamsWhen : B.ParamsWhen;
-  R.Unknown = A.Unknown || B.Unknown;
+  R.Unknown = A.Unknown | B.Unknown;
   // Keep the shortest explanation of how the value may reach a device; on a
   // tie keep A's, so that a loop's fixpoint does not churn the chain.
   const Step *WA = A.Dev ? A.Why : nullptr, *WB = B.Dev ? B.Why : nullptr;
@@ -46,9 +46,11 @@ Fact join(const Fact &A, const Fact &B) {
 Fact widen(Fact F) {
   F.Host = F.Host ? AllValuations : 0;
   F.Dev = F.Dev ? AllValuations : 0;
+  F.Unknown = F.Unknown ? AllValuations : 0;
   // That function's parameters are whatever its callers passed: unknown
   // here (a member set from a parameter is not known to be on the host).
-  F.Unknown |= F.Params != 0;
+  if (F.Params)
+    F.Unknown = AllValuations;
   F.Params = 0;
   F.ParamsWhen = AllValuations;
   return F;

@@ -45,15 +45,14 @@ void FunctionAnalyzer::access(HostAccess::Kind K, const Expr *Sink,
                               llvm::StringRef Callee, const HostAccess *Inner,
                               llvm::StringRef Name) {
   // Memory proven to be on the host is no fact worth keeping.
-  Mask OnDev = F.Dev & Cur->Reach;
+  Mask OnDev = deviceUnder(F, Cur->Reach);
   Mask ParamsWhen = F.ParamsWhen & Cur->Reach;
   uint32_t Params = ParamsWhen ? F.Params : 0;
-  if (!OnDev && !F.Unknown && !Params)
+  if (!OnDev && !unknownUnder(F, Cur->Reach))
     return;
   if (!Accessed.insert(Sink).second)
     return;
-  bool Definite =
-      OnDev == Cur->Reach && !(F.Host & Cur->Reach) && !F.Unknown && !Params;
+  bool Definite = onDeviceOnEveryPath(F, Cur->Reach);
   HostAccess A{K,
                Sink,
                Operand,
@@ -115,11 +114,11 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
     Fact UnknownFact;
     for (const Expr *Arg : Args) {
       Fact F = PointerFact(Arg);
-      if (F.Dev & Cur->Reach) {
+      if (deviceUnder(F, Cur->Reach)) {
         access(K, Call, Arg, F, Name);
         return;
       }
-      if (!Unknown && (F.Unknown || F.Params)) {
+      if (!Unknown && unknownUnder(F, Cur->Reach)) {
         Unknown = Arg;
         UnknownFact = F;
       }
@@ -154,8 +153,7 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
     if (!N.empty() && Api.callee(N, ApiRole::ExpectsDevicePointer))
       for (const Expr *Arg : CE->arguments()) {
         Fact F = PointerFact(Arg);
-        if (Cur->Reach && (F.Host & Cur->Reach) == Cur->Reach &&
-            !(F.Dev & Cur->Reach) && !F.Unknown && !F.Params)
+        if (onHostOnEveryPath(F, Cur->Reach))
           Out.HostToDevice.push_back({CE, Arg, tensorNameOf(Arg, F), N});
       }
     if (!N.empty() && Api.callee(N, ApiRole::HostMemoryCall))
@@ -280,7 +278,7 @@ void FunctionAnalyzer::observeSync(const Expr *E) {
   if (!Tensor || !Synced.insert(E).second)
     return;
   Fact F = eval(Tensor);
-  Mask OnDev = F.Dev & Cur->Reach;
+  Mask OnDev = deviceUnder(F, Cur->Reach);
   // test(model, device, loader): on the device the caller passes in.
   std::string CallerDevice;
   for (unsigned I = 0; !OnDev && I < FD->getNumParams() && I < 32; ++I) {
@@ -294,10 +292,9 @@ void FunctionAnalyzer::observeSync(const Expr *E) {
   }
   if (!OnDev && CallerDevice.empty())
     return;
-  Out.Syncs.push_back(
-      HostSync{E, text(Tensor), What,
-               OnDev && OnDev == Cur->Reach && !(F.Host & Cur->Reach), F.Why,
-               CallerDevice});
+  Out.Syncs.push_back(HostSync{E, text(Tensor), What,
+                               onDeviceOnEveryPath(F, Cur->Reach), F.Why,
+                               CallerDevice});
 }
 
 //--- values that meet in one operation -------------------------------------

@@ -118,7 +118,7 @@ Fact FunctionAnalyzer::fromSummary(
     llvm::function_ref<const Expr *(unsigned)> ArgOf) {
   const auto *CE = dyn_cast<CallExpr>(Call);
   Fact R;
-  R.Unknown = Ret.Unknown;
+  R.Unknown = callerValuations(Def, Ret.Unknown, ArgOf);
   R.Host = callerValuations(Def, Ret.Host, ArgOf);
   R.Dev = callerValuations(Def, Ret.Dev, ArgOf);
   // A constructor returns nothing: its chain (inside it) is the story.
@@ -337,7 +337,7 @@ std::optional<Fact> FunctionAnalyzer::memberSummary(const FieldDecl *FD) {
   if (const auto *RD = dyn_cast<CXXRecordDecl>(FD->getParent());
       RD && isNNModuleClass(RD) &&
       classifyType(FD->getType()) == DeviceCarrier::Tensor && !staysBehind(FD))
-    F->Unknown = true;
+    F->Unknown = AllValuations;
   return F;
 }
 

@@ -240,7 +240,7 @@ void FunctionAnalyzer::setUpEntry(State &Entry) {
       continue;
     Fact F;
     F.Params = I < 32 ? 1u << I : 0;
-    F.Unknown = I >= 32;
+    F.Unknown = I >= 32 ? AllValuations : 0;
     F.Why = new (Model.arena().Allocate<Step>()) Step{Step::UnknownOrigin,
                                                       P->getLocation(),
                                                       Model.save(P->getName()),
@@ -378,7 +378,7 @@ void FunctionAnalyzer::run() {
             Fact &F = It->second;
             if (OnDevice) {
               F.Host = 0;
-            } else if (F.Params || F.Unknown) {
+            } else if (unknownUnder(F, AllValuations)) {
               // A parameter (or a value from elsewhere) that the guard
               // proves is on the host here: `if (t.is_cuda()) t = t.cpu();`
               // leaves t on the host on both sides.

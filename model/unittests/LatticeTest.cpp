@@ -41,12 +41,14 @@ TEST(Lattice, JoinIsAnOrOfMasksParametersAndUnknown) {
   A.Host = atomTrueMask(0);
   B.Dev = ~atomTrueMask(0);
   B.Params = 0b10;
-  A.Unknown = true;
+  A.Unknown = atomTrueMask(1);
   Fact J = join(A, B);
   EXPECT_EQ(J.Host, atomTrueMask(0));
   EXPECT_EQ(J.Dev, ~atomTrueMask(0));
   EXPECT_EQ(J.Params, 0b10u);
-  EXPECT_TRUE(J.Unknown);
+  // Unknown is one more element of the join, per valuation: it does not
+  // absorb the device another path chose.
+  EXPECT_EQ(J.Unknown, atomTrueMask(1));
   // Commutative in everything but the explanation.
   EXPECT_TRUE(join(B, A).sameAs(J));
 }
@@ -90,8 +92,10 @@ TEST(Lattice, RestrictAndWiden) {
   F.Host = AllValuations;
   F.Dev = atomTrueMask(2);
   F.Params = 1;
+  F.Unknown = atomTrueMask(3);
   Fact R = restrict(F, atomTrueMask(0));
   EXPECT_EQ(R.Host, atomTrueMask(0));
+  EXPECT_EQ(R.Unknown, atomTrueMask(3) & atomTrueMask(0));
   EXPECT_EQ(R.Dev, atomTrueMask(2) & atomTrueMask(0));
   EXPECT_EQ(R.Params, 1u);
   // Widened for use under another function's conditions: all or nothing,
@@ -100,8 +104,9 @@ TEST(Lattice, RestrictAndWiden) {
   EXPECT_EQ(W.Host, AllValuations);
   EXPECT_EQ(W.Dev, AllValuations);
   EXPECT_EQ(W.Params, 0u);
-  // Its parameters are what its callers passed: unknown here.
-  EXPECT_TRUE(W.Unknown);
+  // Its parameters are what its callers passed: unknown here, under every
+  // valuation of the caller.
+  EXPECT_EQ(W.Unknown, AllValuations);
   EXPECT_EQ(widen(Fact()).Dev, 0u);
   EXPECT_FALSE(widen(Fact::host()).Unknown);
 }

@@ -3,6 +3,7 @@
 // RUN: %tidy_load --checks='-*,devplace-device-mismatch' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 // RUN: not %devplace --checks='-*,devplace-device-mismatch' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -261,4 +262,68 @@ torch::Tensor loaded_module(bool use_gpu) {
   // CHECK: :[[@LINE-1]]:17: warning: input 'x' may be on a CUDA device but module 'fresh' is on the host; move the module with ->to() [devplace-device-mismatch]
   // CHECK: :[[@LINE-9]]:26: note: 'device' is a CUDA device when 'use_gpu' is true
   // CHECK: :[[@LINE-9]]:32: note: 'x' is moved to 'device' here
+}
+
+// Unknown is one path among others, not a verdict on all of them: a module
+// moved to CUDA and, on one path, refilled by torch::load (whose device is
+// not known) is still on CUDA on the path without the checkpoint, where it
+// meets a host input.
+torch::Tensor resumed_module(const std::string &ckpt) {
+  auto model = std::make_shared<Tiny>();
+  model->to(torch::kCUDA);
+  if (!ckpt.empty())
+    torch::load(model, ckpt);
+  auto x = torch::ones({2, 3});
+  return model->forward(x);
+  // CHECK: :[[@LINE-1]]:17: warning: module 'model' may be on a CUDA device but its input 'x' is on the host [devplace-device-mismatch]
+  // CHECK: :[[@LINE-6]]:10: note: 'model' is moved to 'torch::kCUDA' here
+}
+
+// Silent twin: the host side must be known on every path. Here the input
+// is refilled from a file on one path, so the host is not proven for it.
+torch::Tensor resumed_input(const std::string &ckpt) {
+  auto model = std::make_shared<Tiny>();
+  model->to(torch::kCUDA);
+  auto x = torch::ones({2, 3});
+  if (!ckpt.empty())
+    torch::load(x, ckpt);
+  return model->forward(x);
+}
+
+// Silent twin: each side unknown on the path where the other is known, so
+// no path is proven to mismatch.
+torch::Tensor resumed_either(const std::string &ckpt) {
+  auto model = std::make_shared<Tiny>();
+  model->to(torch::kCUDA);
+  auto x = torch::ones({2, 3});
+  if (!ckpt.empty())
+    torch::load(model, ckpt);
+  else
+    torch::load(x, "x.pt");
+  return model->forward(x);
+}
+
+// The same input refilled under a flag: the flag is a condition of its own,
+// and where it is false the input is surely on the host.
+torch::Tensor resumed_under_flag(bool resume) {
+  auto model = std::make_shared<Tiny>();
+  model->to(torch::kCUDA);
+  auto x = torch::ones({2, 3});
+  if (resume)
+    torch::load(x, "x.pt");
+  return model->forward(x);
+  // CHECK: :[[@LINE-1]]:17: warning: module 'model' may be on a CUDA device but its input 'x' is on the host [devplace-device-mismatch]
+  // CHECK: :[[@LINE-6]]:10: note: 'model' is moved to 'torch::kCUDA' here
+}
+
+// A device on one path and the host on another is as much "may be" as a
+// device and an unknown: the unknown path might be the host, and knowing
+// less must not report more.
+torch::Tensor moved_on_one_path(int64_t n) {
+  auto w = torch::ones({3});
+  if (n > 2)
+    w = w.cuda();
+  return w + torch::ones({3});
+  // CHECK: :[[@LINE-1]]:12: warning: 'w' may be on a CUDA device and 'torch::ones({3})' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-3]]:11: note: 'w' is moved to a CUDA device here
 }

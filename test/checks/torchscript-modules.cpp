@@ -171,9 +171,11 @@ private:
   torch::jit::Module encoder_;
 };
 
-// Silent: a constructor that calls a method of its own before the move sees
-// the module where it is then (on the host), so its members are not only
-// what they are at its exit.
+// A constructor that calls a method of its own before the move sees the
+// module where it is then (loaded, its device not known), so its members are
+// not only what they are at its exit: in warm_up the module is either, and
+// on the path where warm_up runs after the constructor (it is public) it is
+// on CUDA and meets a host input.
 class WarmedUp {
 public:
   explicit WarmedUp(const std::string &path) {
@@ -182,6 +184,8 @@ public:
     module_.to(torch::kCUDA);
   }
   void warm_up() { module_.forward({torch::zeros({3})}); }
+  // CHECK: :[[@LINE-1]]:28: warning: module 'module_' may be on a CUDA device but its input '{torch::zeros({3})}' is on the host [devplace-device-mismatch]
+  // CHECK: :[[@LINE-4]]:13: note: 'module_' is moved to 'torch::kCUDA' here
 private:
   torch::jit::Module module_;
 };

@@ -73,9 +73,13 @@ struct Fact {
   /// leaves parameter t's device only where use_gpu is false). AllValuations
   /// when Params is empty.
   Mask ParamsWhen = AllValuations;
-  bool Unknown = false; ///< device comes from where the analysis cannot see
-  bool Scalar = false;  ///< a 0-dim tensor on every path (a CPU one may meet
-                        ///< CUDA tensors in an operation)
+  /// Valuations under which it may come from where the analysis cannot see
+  /// (a call without a summary, a write through a place it cannot follow).
+  /// Like Host and Dev, one element of a join per path: an unknown path
+  /// neither proves nor refutes a device that another path chose.
+  Mask Unknown = 0;
+  bool Scalar = false; ///< a 0-dim tensor on every path (a CPU one may meet
+                       ///< CUDA tensors in an operation)
   const Step *Why = nullptr; ///< how it may have come to the device
 
   bool hasInfo() const { return Host || Dev || Params || Unknown; }
@@ -97,7 +101,7 @@ struct Fact {
   }
   static Fact unknown(const Step *Why = nullptr) {
     Fact F;
-    F.Unknown = true;
+    F.Unknown = AllValuations;
     F.Why = Why;
     return F;
   }
@@ -110,6 +114,7 @@ Fact join(const Fact &A, const Fact &B);
 inline Fact restrict(Fact F, Mask Reach) {
   F.Host &= Reach;
   F.Dev &= Reach;
+  F.Unknown &= Reach;
   if (F.Params && !(F.ParamsWhen &= Reach)) {
     F.Params = 0;
     F.ParamsWhen = AllValuations;
