@@ -15,6 +15,14 @@
 //   locals   each named local variable of those functions: its name and
 //            the offset of every spelling of it (the declaration and each
 //            reference), for renaming
+//   decls    each local `T x = e;` of a class type alone in its statement:
+//            where the statement begins, where `e` begins, and the type
+//            spelt in full, for splitting it into `T x; x = e;`
+//   params   each `const X &` parameter of class type of a function with no
+//            other declaration (and not virtual): the range of its type and
+//            the type spelt in full, for passing it by value
+//   top      where the file's first declaration begins, for wrapping the
+//            file's code in a namespace
 //
 // Exit status 1 when FILE does not compile: the harness analyses only
 // programs that compile.
@@ -24,7 +32,9 @@
 #include "ParseArguments.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/JSON.h"
@@ -39,7 +49,7 @@ namespace {
 struct Sites : RecursiveASTVisitor<Sites> {
   ASTContext &Ctx;
   SourceManager &SM;
-  llvm::json::Array Bodies;
+  llvm::json::Array Bodies, Decls, Params;
   /// Keyed by declaration; the harness orders them by their first site.
   std::map<const VarDecl *, std::vector<unsigned>> Locals;
 
@@ -75,6 +85,7 @@ struct Sites : RecursiveASTVisitor<Sites> {
     std::optional<unsigned> End = offset(Body->getEndLoc());
     if (!Begin || !End || *End < *Begin)
       return true;
+    collectParams(FD);
     Bodies.push_back(llvm::json::Object{
         {"name", FD->getQualifiedNameAsString()},
         {"begin", *Begin},
@@ -91,11 +102,75 @@ struct Sites : RecursiveASTVisitor<Sites> {
            !isa<DecompositionDecl>(VD) && !VD->isStaticLocal();
   }
 
+  /// \p T spelt so that it means the same anywhere in the file.
+  std::string spelt(QualType T) const {
+    PrintingPolicy P(Ctx.getLangOpts());
+    P.FullyQualifiedName = true;
+    P.SuppressTagKeyword = true;
+    P.SuppressUnwrittenScope = true;
+    return T.getCanonicalType().getUnqualifiedType().getAsString(P);
+  }
+
+  /// A class type that can be spelt out and default-constructed (not a
+  /// lambda's, not local to a function).
+  static bool splittable(QualType T) {
+    const auto *RD = T->getAsCXXRecordDecl();
+    return RD && !RD->isLambda() && !RD->isLocalClass() &&
+           !T.isConstQualified() && RD->hasDefinition() &&
+           (RD->hasDefaultConstructor() ||
+            RD->needsImplicitDefaultConstructor());
+  }
+
   bool VisitVarDecl(VarDecl *VD) {
     if (isLocal(VD))
       if (std::optional<unsigned> O = offset(VD->getLocation()))
         Locals[VD].push_back(*O);
+    if (isLocal(VD) && VD->hasInit() && VD->getInitStyle() == VarDecl::CInit &&
+        !VD->getType()->isReferenceType() && splittable(VD->getType()))
+      for (const DynTypedNode &P : Ctx.getParents(*VD))
+        if (const auto *DS = P.get<DeclStmt>(); DS && DS->isSingleDecl())
+          for (const DynTypedNode &PP : Ctx.getParents(*DS))
+            if (PP.get<CompoundStmt>()) {
+              std::optional<unsigned> Begin = offset(DS->getBeginLoc());
+              std::optional<unsigned> Init = offset(VD->getInit()->getBeginLoc());
+              if (Begin && Init && *Init > *Begin)
+                Decls.push_back(llvm::json::Object{
+                    {"name", VD->getName()},
+                    {"begin", *Begin},
+                    {"init", *Init},
+                    {"type", spelt(VD->getType())},
+                    {"line", SM.getSpellingLineNumber(VD->getLocation())},
+                });
+            }
     return true;
+  }
+
+  void collectParams(const FunctionDecl *FD) {
+    if (FD->getPreviousDecl() || FD->getMostRecentDecl() != FD)
+      return;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+        MD && (MD->isVirtual() || MD->getParent()->isLambda()))
+      return;
+    for (const ParmVarDecl *P : FD->parameters()) {
+      QualType T = P->getType();
+      if (!T->isLValueReferenceType() ||
+          !T.getNonReferenceType().isConstQualified() ||
+          !splittable(T.getNonReferenceType().getUnqualifiedType()) ||
+          !P->getTypeSourceInfo())
+        continue;
+      SourceRange R = P->getTypeSourceInfo()->getTypeLoc().getSourceRange();
+      std::optional<unsigned> Begin = offset(R.getBegin());
+      std::optional<unsigned> End = offset(Lexer::getLocForEndOfToken(
+          R.getEnd(), 0, SM, Ctx.getLangOpts()));
+      if (Begin && End && *End > *Begin)
+        Params.push_back(llvm::json::Object{
+            {"function", FD->getQualifiedNameAsString()},
+            {"name", P->getName()},
+            {"begin", *Begin},
+            {"end", *End},
+            {"type", spelt(T.getNonReferenceType())},
+        });
+    }
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
@@ -119,6 +194,11 @@ int main(int argc, char **argv) {
   std::unique_ptr<ASTUnit> &AST = In.AST;
   Sites S(AST->getASTContext());
   S.TraverseDecl(AST->getASTContext().getTranslationUnitDecl());
+  // The first declaration of the main file, for the namespace around it.
+  std::optional<unsigned> Top;
+  for (const Decl *D : AST->getASTContext().getTranslationUnitDecl()->decls())
+    if (!D->isImplicit() && (Top = S.offset(D->getBeginLoc())))
+      break;
   llvm::json::Array Locals;
   for (const auto &[VD, Offsets] : S.Locals) {
     const auto *Fn = dyn_cast<FunctionDecl>(VD->getParentFunctionOrMethod());
@@ -130,6 +210,9 @@ int main(int argc, char **argv) {
   }
   llvm::outs() << llvm::json::Value(llvm::json::Object{
                       {"bodies", std::move(S.Bodies)},
+                      {"decls", std::move(S.Decls)},
+                      {"params", std::move(S.Params)},
+                      {"top", Top ? llvm::json::Value(*Top) : nullptr},
                       {"locals", std::move(Locals)}})
                << "\n";
   return 0;

@@ -84,6 +84,46 @@ bool MutationScanner::VisitCallExpr(CallExpr *CE) {
   return true;
 }
 
+bool DeviceModel::setOnlyByConstructors(const FieldDecl *Flag) {
+  auto [It, New] = ConstructorFlags.try_emplace(Flag, false);
+  if (!New)
+    return It->second;
+  const auto *RD = dyn_cast<CXXRecordDecl>(Flag->getParent());
+  if (!RD || Flag->getAccess() == AS_public || Flag->isMutable())
+    return false;
+  for (const CXXMethodDecl *M : RD->methods()) {
+    if (isa<CXXConstructorDecl>(M) || M->isStatic() || M->isConst())
+      continue;
+    const FunctionDecl *Def = nullptr;
+    if (!M->hasBody(Def)) {
+      // Defined elsewhere (or defaulted: an assignment operator copies it).
+      if (M->isImplicit() && !M->isCopyAssignmentOperator() &&
+          !M->isMoveAssignmentOperator())
+        continue;
+      return false;
+    }
+    MutationScanner Writes;
+    Writes.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+    if (Writes.Mutated.contains(Flag))
+      return false;
+  }
+  // Friends could write it too.
+  if (RD->hasFriends())
+    return false;
+  return It->second = true;
+}
+
+bool FunctionAnalyzer::onThis(const Expr *E) {
+  E = stripValue(E);
+  const Expr *Object = nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    Object = ME->getBase();
+  else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    Object = MC->getImplicitObjectArgument();
+  return Object && isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) &&
+         isa<CXXMethodDecl>(FD);
+}
+
 AtomOrigin FunctionAnalyzer::availabilityAtom(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(stripValue(E));
   if (!CE)
@@ -149,6 +189,11 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
         P->getFunctionScopeIndex() < FD->getNumParams() &&
         FD->getParamDecl(P->getFunctionScopeIndex()) == P)
       O.Param = P->getFunctionScopeIndex();
+    // A flag of this object that only constructors set: a method of the
+    // same object that tests it again sees the same value.
+    if (const auto *Field = dyn_cast<FieldDecl>(K);
+        Field && onThis(C) && Model.setOnlyByConstructors(Field))
+      O.Member = Field;
     return FromAtom(K, C, O);
   }
   // Guards on a tensor's or device's own placement.

@@ -315,16 +315,22 @@ private:
   static bool throughPointer(const Expr *LHS);
   /// \p F, passed to \p Def, where \p Sink reaches host code: only under
   /// the helper's guards, as this call sets them.
-  Fact guarded(const Fact &F, const FunctionDecl *Def, const ParamSink &Sink,
+  Fact guarded(const Fact &F, const Expr *Call, const FunctionDecl *Def,
+               const ParamSink &Sink,
                llvm::function_ref<const Expr *(unsigned)> ArgOf);
   /// The caller's valuations under which the callee \p Def's summary mask
   /// \p CalleeWhen holds at this call: its flag parameters are the
-  /// arguments \p ArgOf gives, its availability atoms the caller's own.
-  /// An argument on a device of \p OnDeviceType proves that accelerator
-  /// available. Atoms the call does not fix are free.
-  Mask callerValuations(const FunctionDecl *Def, Mask CalleeWhen,
+  /// arguments \p ArgOf gives, its availability atoms the caller's own,
+  /// and, when \p Call runs on this object, its constructor-set member
+  /// flags the caller's tests of the same flags. An argument on a device of
+  /// \p OnDeviceType proves that accelerator available. Atoms the call does
+  /// not fix are free.
+  Mask callerValuations(const Expr *Call, const FunctionDecl *Def,
+                        Mask CalleeWhen,
                         llvm::function_ref<const Expr *(unsigned)> ArgOf,
                         llvm::StringRef OnDeviceType = {});
+  /// \p E is a member of, or a method call on, this object (in a method).
+  bool onThis(const Expr *E);
   /// Where a callee's summary may be used: all non-system code, or only
   /// the main file (where accesses inside helpers can be shown).
   enum class Scope { NonSystem, MainFile };

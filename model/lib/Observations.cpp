@@ -170,9 +170,9 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
 }
 
 Fact FunctionAnalyzer::guarded(
-    const Fact &F, const FunctionDecl *Def, const ParamSink &Sink,
-    llvm::function_ref<const Expr *(unsigned)> ArgOf) {
-  return restrict(F, callerValuations(Def, Sink.When, ArgOf,
+    const Fact &F, const Expr *Call, const FunctionDecl *Def,
+    const ParamSink &Sink, llvm::function_ref<const Expr *(unsigned)> ArgOf) {
+  return restrict(F, callerValuations(Call, Def, Sink.When, ArgOf,
                                       F.Why ? F.Why->DeviceType : ""));
 }
 
@@ -195,7 +195,7 @@ void FunctionAnalyzer::observeElementCalls(const CallExpr *CE) {
   // The range's elements: v in v.begin(), or what the pointer points into.
   const Expr *Range = rangeOf(CE->getArg(0));
   access(HostAccess::Helper, CE, Range,
-         guarded(eval(Range), Def, *Sink,
+         guarded(eval(Range), CE, Def, *Sink,
                  [](unsigned) -> const Expr * { return nullptr; }),
          isa<DeclRefExpr>(FnArg) ? text(FnArg) : "the lambda", Sink->Access);
 }
@@ -220,7 +220,7 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
       for (const ParamSink &Sink : H.Sum->ParamSinks)
         if (Sink.Index == Bit && Sink.Access->UnknownOnly)
           if (const Fact *M = Cur->Members.lookup(MemberSlot(Obj, Field))) {
-            Fact F = guarded(Fact(*M), Def, Sink, ArgOf);
+            Fact F = guarded(Fact(*M), CE, Def, Sink, ArgOf);
             if (!(F.Dev & Cur->Reach))
               continue;
             access(HostAccess::Helper, CE,
@@ -233,7 +233,7 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
     const Expr *Arg = ArgOf(Sink.Index);
     if (!Arg)
       continue;
-    Fact F = guarded(eval(Arg), Def, Sink, ArgOf);
+    Fact F = guarded(eval(Arg), CE, Def, Sink, ArgOf);
     access(HostAccess::Helper, CE, Arg, F, calleeText(CE, Def), Sink.Access);
     if (F.Dev & Cur->Reach)
       return; // one access per call

@@ -63,7 +63,7 @@ Fact FunctionAnalyzer::fromSummary(const CallExpr *CE, const FunctionDecl *Def,
 }
 
 Mask FunctionAnalyzer::callerValuations(
-    const FunctionDecl *Def, Mask CalleeWhen,
+    const Expr *Call, const FunctionDecl *Def, Mask CalleeWhen,
     llvm::function_ref<const Expr *(unsigned)> ArgOf,
     llvm::StringRef OnDeviceType) {
   if (CalleeWhen == AllValuations || !CalleeWhen)
@@ -96,6 +96,11 @@ Mask FunctionAnalyzer::callerValuations(
       } else if (!OnDeviceType.empty() && O.DeviceType == OnDeviceType) {
         F = 0; // a tensor on that accelerator: it is available
       }
+    } else if (O.Member && Call && onThis(Call)) {
+      if (int J = FunctionAtoms.find(O.Member); J >= 0) {
+        T = atomTrueMask(J);
+        F = ~T;
+      }
     }
     Sides.push_back({T, F});
   }
@@ -118,9 +123,9 @@ Fact FunctionAnalyzer::fromSummary(
     llvm::function_ref<const Expr *(unsigned)> ArgOf) {
   const auto *CE = dyn_cast<CallExpr>(Call);
   Fact R;
-  R.Unknown = callerValuations(Def, Ret.Unknown, ArgOf);
-  R.Host = callerValuations(Def, Ret.Host, ArgOf);
-  R.Dev = callerValuations(Def, Ret.Dev, ArgOf);
+  R.Unknown = callerValuations(Call, Def, Ret.Unknown, ArgOf);
+  R.Host = callerValuations(Call, Def, Ret.Host, ArgOf);
+  R.Dev = callerValuations(Call, Def, Ret.Dev, ArgOf);
   // A constructor returns nothing: its chain (inside it) is the story.
   if (R.Dev)
     R.Why = CE ? makeStep(Step::Returned, CE->getExprLoc(), "",
@@ -128,7 +133,7 @@ Fact FunctionAnalyzer::fromSummary(
                : Ret.Why;
   if (!Ret.Params)
     return R;
-  Mask ParamsWhen = callerValuations(Def, Ret.ParamsWhen, ArgOf);
+  Mask ParamsWhen = callerValuations(Call, Def, Ret.ParamsWhen, ArgOf);
   for (unsigned I = 0; I < 32 && I < Def->getNumParams(); ++I)
     if (Ret.Params & (1u << I))
       if (const Expr *Arg = ArgOf(I))

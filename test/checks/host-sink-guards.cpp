@@ -191,3 +191,86 @@ float flag_guarded_results(bool use_gpu) {
          // CHECK: :[[@LINE-7]]:29: note: 'd' is moved to 'device_for(true)' here
          // CHECK: :[[@LINE-7]]:8: note: 'e' is assigned here
 }
+
+// A flag member that only the constructor sets is one condition in every
+// method of the object: a helper method that moves its tensor back under the
+// same flag before its memcpy is safe when called on this object.
+class Pipeline {
+public:
+  explicit Pipeline(bool use_gpu) : use_gpu_(use_gpu) {}
+  void run(torch::Tensor input, float *dst) {
+    if (use_gpu_)
+      input = input.to(torch::kCUDA);
+    copy_out(input * 2, dst);
+  }
+  // Positive twin: the same call to a helper without the guard.
+  void run_unguarded(torch::Tensor input, float *dst) {
+    if (use_gpu_)
+      input = input.to(torch::kCUDA);
+    copy_raw(input * 2, dst);
+    // CHECK: :[[@LINE-1]]:5: warning: 'input * 2' may be on a CUDA device when it is passed to 'copy_raw', which reads its memory on the host [devplace-host-sink]
+    // CHECK: :[[@LINE-3]]:24: note: 'torch::kCUDA' is chosen here, when 'use_gpu_' is true
+    // CHECK: :[[@LINE-4]]:21: note: 'input' is moved to 'torch::kCUDA' here, when 'use_gpu_' is true
+    // CHECK: :[[@LINE+10]]:5: note: 't' reaches host code here, inside the helper
+  }
+
+private:
+  void copy_out(torch::Tensor t, float *dst) {
+    if (use_gpu_)
+      t = t.to(torch::kCPU);
+    std::memcpy(dst, t.data_ptr<float>(), t.numel() * sizeof(float));
+  }
+  void copy_raw(torch::Tensor t, float *dst) {
+    std::memcpy(dst, t.data_ptr<float>(), t.numel() * sizeof(float));
+  }
+  bool use_gpu_;
+};
+
+// Positive twin: a flag that another method writes is not one condition
+// across calls (toggle() may run between the move and the copy).
+class Toggled {
+public:
+  explicit Toggled(bool use_gpu) : use_gpu_(use_gpu) {}
+  void toggle() { use_gpu_ = !use_gpu_; }
+  void run(torch::Tensor input, float *dst) {
+    if (use_gpu_)
+      input = input.to(torch::kCUDA);
+    copy_out(input * 2, dst);
+    // CHECK: :[[@LINE-1]]:5: warning: 'input * 2' may be on a CUDA device when it is passed to 'copy_out', which reads its memory on the host [devplace-host-sink]
+    // CHECK: :[[@LINE-3]]:24: note: 'torch::kCUDA' is chosen here, when 'use_gpu_' is true
+    // CHECK: :[[@LINE-4]]:21: note: 'input' is moved to 'torch::kCUDA' here, when 'use_gpu_' is true
+    // CHECK: :[[@LINE+7]]:5: note: 't' reaches host code here, inside the helper
+  }
+
+private:
+  void copy_out(torch::Tensor t, float *dst) {
+    if (use_gpu_)
+      t = t.to(torch::kCPU);
+    std::memcpy(dst, t.data_ptr<float>(), t.numel() * sizeof(float));
+  }
+  bool use_gpu_;
+};
+
+// Positive twin: the helper called on another object of the class tests
+// that object's flag, not this one's.
+class Pair {
+public:
+  explicit Pair(bool use_gpu) : use_gpu_(use_gpu) {}
+  void run(Pair &other, torch::Tensor input, float *dst) {
+    if (use_gpu_)
+      input = input.to(torch::kCUDA);
+    other.copy_out(input * 2, dst);
+    // CHECK: :[[@LINE-1]]:11: warning: 'input * 2' may be on a CUDA device when it is passed to 'copy_out', which reads its memory on the host [devplace-host-sink]
+    // CHECK: :[[@LINE-3]]:24: note: 'torch::kCUDA' is chosen here, when 'use_gpu_' is true
+    // CHECK: :[[@LINE-4]]:21: note: 'input' is moved to 'torch::kCUDA' here, when 'use_gpu_' is true
+    // CHECK: :[[@LINE+7]]:5: note: 't' reaches host code here, inside the helper
+  }
+
+private:
+  void copy_out(torch::Tensor t, float *dst) {
+    if (use_gpu_)
+      t = t.to(torch::kCPU);
+    std::memcpy(dst, t.data_ptr<float>(), t.numel() * sizeof(float));
+  }
+  bool use_gpu_;
+};

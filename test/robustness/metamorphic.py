@@ -18,6 +18,14 @@ program's structure, not its text), makes variants, keeps those that compile
     rename:V    local variable V renamed everywhere: the same findings,
                 with the new name in their messages
     unrelated   an unrelated function appended: the same findings
+    split:V     a local `T v = e;` split into `T v; v = e;`: the same
+                findings
+    byvalue:F:P a `const X &` parameter P of F passed by value instead (a
+                function with no other declaration, not virtual): the same
+                findings
+    namespace   the file's code (after its leading includes) wrapped in a
+                namespace: the same findings, the namespace's name left out
+                of their messages
 
 A rewrite keeps every line where it was (a removed body leaves its line
 breaks), so findings are compared by line, check and message (all devplace
@@ -55,6 +63,7 @@ import mutate  # the same corpus as the mutation harness  # noqa: E402
 
 ROOT = mutate.ROOT
 UNRELATED = "\nstatic int devplace_metamorphic_unrelated(int v) { return v + 1; }\n"
+NAMESPACE = "devplace_mm"
 
 
 def inputs(args):
@@ -103,7 +112,9 @@ def blank(text):
 
 
 def variants(text, sites):
-    """(name, property, new text, removed line ranges, renaming)."""
+    """(name, property, new text, removed line ranges, renaming), where
+    renaming is (pattern, replacement) that maps the variant's messages back
+    to the original's."""
     data = text.encode()
     line_of = lambda off: data[:off].count(b"\n") + 1
     bodies = sites["bodies"]
@@ -141,8 +152,21 @@ def variants(text, sites):
         else:
             out.append(data[last:])
             yield ("rename:%s:%s" % (v["function"], v["name"]), "same", b"".join(out).decode(), [],
-                   (new_name, v["name"]))
+                   (r"\b%s\b" % re.escape(new_name), v["name"]))
     yield ("unrelated", "same", text + UNRELATED, [], None)
+    for d in sorted(sites.get("decls", []), key=lambda d: d["begin"]):
+        split = "%s %s; %s = " % (d["type"], d["name"], d["name"])
+        yield ("split:%s@%d" % (d["name"], d["line"]), "same",
+               (data[:d["begin"]] + split.encode() + data[d["init"]:]).decode(), [], None)
+    for p in sorted(sites.get("params", []), key=lambda p: p["begin"]):
+        yield ("byvalue:%s:%s" % (p["function"], p["name"]), "same",
+               (data[:p["begin"]] + (p["type"] + " ").encode() + data[p["end"]:]).decode(), [],
+               None)
+    if sites.get("top") is not None:
+        top = sites["top"]
+        wrapped = (data[:top] + ("namespace %s { " % NAMESPACE).encode() + data[top:]
+                   + b"\n}\n").decode()
+        yield ("namespace", "same", wrapped, [], (r"\b%s::" % NAMESPACE, ""))
 
 
 def outside(counter, ranges):
@@ -165,8 +189,8 @@ def check(args, item):
         if got is None:
             return "violation", "%s %s: devplace failed on the variant\n" % (path, name)
         if renaming:
-            new_name, old = renaming
-            got = collections.Counter({(l, c, re.sub(r"\b%s\b" % re.escape(new_name), old, m)): n
+            pattern, replacement = renaming
+            got = collections.Counter({(l, c, re.sub(pattern, replacement, m)): n
                                        for (l, c, m), n in got.items()})
         if prop == "subset":
             extra = outside(got, ranges) - outside(original, ranges)

@@ -114,6 +114,10 @@ public:
   /// \p RD is a base of a class of this code (not of a system header):
   /// a derived class may register its members.
   bool isBaseClass(const CXXRecordDecl *RD);
+  /// \p Flag, a member of its class, is set by constructors alone: it is
+  /// not public, and no other method defined here writes it, nor is any
+  /// non-const method of the class left undefined (memoised).
+  bool setOnlyByConstructors(const FieldDecl *Flag);
   /// True while \p FD is being analysed (recursion is cut there).
   bool inProgress(const FunctionDecl *FD) const {
     return InProgress.lookup(FD);
@@ -131,6 +135,7 @@ private:
   llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleRegistrations>>
       Registrations;
   std::optional<llvm::DenseSet<const CXXRecordDecl *>> BaseClasses;
+  llvm::DenseMap<const FieldDecl *, bool> ConstructorFlags;
   /// Per member, the join of the values written to it anywhere in the TU.
   llvm::DenseMap<const FieldDecl *, Fact> FieldFacts;
   static constexpr unsigned MaxMemberRounds = 4;

@@ -93,6 +93,9 @@ struct AtomOrigin {
   int Param = -1;               ///< a bool parameter, by index, or
   const void *Shared = nullptr; ///< a condition that means the same in
                                 ///< every function (an availability call)
+  /// or a flag member of the object the method runs on that only its
+  /// constructors set: the same condition in every method of one object.
+  const FieldDecl *Member = nullptr;
   llvm::StringRef DeviceType;   ///< the accelerator whose availability it is
 };
 
