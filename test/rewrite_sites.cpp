@@ -34,8 +34,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Lex/Lexer.h"
 #include "clang/Frontend/ASTUnit.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -132,7 +132,8 @@ struct Sites : RecursiveASTVisitor<Sites> {
           for (const DynTypedNode &PP : Ctx.getParents(*DS))
             if (PP.get<CompoundStmt>()) {
               std::optional<unsigned> Begin = offset(DS->getBeginLoc());
-              std::optional<unsigned> Init = offset(VD->getInit()->getBeginLoc());
+              std::optional<unsigned> Init =
+                  offset(VD->getInit()->getBeginLoc());
               if (Begin && Init && *Init > *Begin)
                 Decls.push_back(llvm::json::Object{
                     {"name", VD->getName()},
@@ -160,8 +161,8 @@ struct Sites : RecursiveASTVisitor<Sites> {
         continue;
       SourceRange R = P->getTypeSourceInfo()->getTypeLoc().getSourceRange();
       std::optional<unsigned> Begin = offset(R.getBegin());
-      std::optional<unsigned> End = offset(Lexer::getLocForEndOfToken(
-          R.getEnd(), 0, SM, Ctx.getLangOpts()));
+      std::optional<unsigned> End = offset(
+          Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, Ctx.getLangOpts()));
       if (Begin && End && *End > *Begin)
         Params.push_back(llvm::json::Object{
             {"function", FD->getQualifiedNameAsString()},
@@ -186,8 +187,8 @@ struct Sites : RecursiveASTVisitor<Sites> {
 int main(int argc, char **argv) {
   devplace_test::ToolInput In;
   if (!devplace_test::parseArguments(argc, argv, "devplace-rewrite-sites",
-                                     "devplace-rewrite-sites FILE -- FLAGS",
-                                     {}, In))
+                                     "devplace-rewrite-sites FILE -- FLAGS", {},
+                                     In))
     return 2;
   if (!In.AST)
     return 1;

@@ -96,7 +96,7 @@ struct AtomOrigin {
   /// or a flag member of the object the method runs on that only its
   /// constructors set: the same condition in every method of one object.
   const FieldDecl *Member = nullptr;
-  llvm::StringRef DeviceType;   ///< the accelerator whose availability it is
+  llvm::StringRef DeviceType; ///< the accelerator whose availability it is
 };
 
 /// What the model records about one function.
