@@ -165,6 +165,22 @@ bool FunctionAnalyzer::staysBehind(const FieldDecl *Field) {
   return R.AllMethodsSeen && It != R.Members.end() && !It->second.Registered;
 }
 
+bool FunctionAnalyzer::movesWithModule(const FieldDecl *Field) {
+  if (staysBehind(Field))
+    return false;
+  const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
+  // LibTorch's own modules register their tensors.
+  if (!RD || !isNNModuleClass(RD) || SM.isInSystemHeader(RD->getLocation()) ||
+      Api.inNamespace(qualifiedName(RD), ApiRole::LibraryNamespace) ||
+      classifyType(Field->getType()) != DeviceCarrier::Tensor)
+    return true;
+  const ModuleRegistrations &R = Model.registrations(RD);
+  if (auto It = R.Members.find(Field);
+      It != R.Members.end() && It->second.Registered)
+    return true;
+  return !Model.isBaseClass(RD) && R.AllMethodsSeen;
+}
+
 const ValueDecl *FunctionAnalyzer::moduleRootOf(const Expr *Member) {
   for (unsigned Depth = 0; Member && Depth < 8; ++Depth) {
     Member = stripValue(Member);
@@ -173,7 +189,7 @@ const ValueDecl *FunctionAnalyzer::moduleRootOf(const Expr *Member) {
       Member = OC->getArg(0);
     else if (const auto *ME = dyn_cast<MemberExpr>(Member)) {
       if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
-          Field && staysBehind(Field))
+          Field && !movesWithModule(Field))
         return nullptr;
       Member = ME->getBase();
     } else if (isa<DeclRefExpr>(Member))

@@ -186,9 +186,17 @@ private:
   /// its inputs'.
   Fact scriptOutput(const Expr *Module, const CallExpr *Call);
   /// The module variable a member chain starts from: `net` in
-  /// `net->fc->weight`; null when a member on the way is one its module
-  /// never registers (it does not move with the module).
+  /// `net->fc->weight`; null when a member on the way does not move with
+  /// its module (movesWithModule).
   const ValueDecl *moduleRootOf(const Expr *Member);
+  /// Whether \p Field follows its module's moves: not when the class
+  /// provably never registers it (staysBehind), nor when it is a tensor
+  /// member of a class of this code whose registrations cannot all be seen
+  /// (a method defined elsewhere, a class derived from): whether the code
+  /// registered it is not known, and a device needs the code's choice.
+  /// Submodule members are taken to be registered (an unregistered one is
+  /// what devplace-unregistered-submodule reports).
+  bool movesWithModule(const FieldDecl *Field);
   /// A member of a module class of this code that the class provably never
   /// registers (register_parameter, register_buffer, register_module).
   bool staysBehind(const FieldDecl *Field);

@@ -293,3 +293,16 @@ struct Relay {
   // CHECK: :[[@LINE-5]]:22: note: 'b_' is assigned here
   torch::Tensor a_, b_;
 };
+
+// Silent twin of registered_tensors: a module whose constructor is in
+// another file may or may not register its tensor member, so whether the
+// member moves with the module is not known, and nothing is reported.
+struct Remote : torch::nn::Module {
+  Remote();
+  torch::Tensor weight;
+};
+float remote_registration() {
+  auto net = std::make_shared<Remote>();
+  net->to(torch::kCUDA);
+  return net->weight.data_ptr<float>()[0];
+}
