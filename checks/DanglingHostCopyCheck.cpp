@@ -428,8 +428,8 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
           !isNonOwningView(OC->getArg(0)->getType()))
         return true;
       assigned(OC->getArg(0), OC->getArg(1));
-      if (isTensorType(OC->getArg(0)->getType()))
-        return true;
+      // As for a declaration: `t = torch::from_blob(x.cpu().data_ptr(), …)`
+      // keeps the pointer as much as `auto t = …` does.
       if (const CXXMemberCallExpr *MC = storedTemporaryPointer(OC->getArg(1)))
         report(MC->getImplicitObjectArgument(), MC,
                exprText(OC->getArg(0), *Ctx), nullptr);

@@ -21,6 +21,10 @@
 //   params   each `const X &` parameter of class type of a function with no
 //            other declaration (and not virtual): the range of its type and
 //            the type spelt in full, for passing it by value
+//   bindings each `auto [a, b] = e;` alone in its statement: the offsets of
+//            its `[` and of the end of its `]`, and per binding its name and
+//            what it names (`std::get<I>` of a tuple-like object, a member,
+//            an array element), for spelling it as an object and references
 //   top      where the file's first declaration begins, for wrapping the
 //            file's code in a namespace
 //
@@ -49,7 +53,7 @@ namespace {
 struct Sites : RecursiveASTVisitor<Sites> {
   ASTContext &Ctx;
   SourceManager &SM;
-  llvm::json::Array Bodies, Decls, Params;
+  llvm::json::Array Bodies, Decls, Params, Bindings;
   /// Keyed by declaration; the harness orders them by their first site.
   std::map<const VarDecl *, std::vector<unsigned>> Locals;
 
@@ -146,6 +150,51 @@ struct Sites : RecursiveASTVisitor<Sites> {
     return true;
   }
 
+  bool VisitDecompositionDecl(DecompositionDecl *DD) {
+    if (!DD->isLocalVarDecl() || DD->bindings().empty())
+      return true;
+    bool Alone = false;
+    for (const DynTypedNode &P : Ctx.getParents(*DD))
+      if (const auto *DS = P.get<DeclStmt>(); DS && DS->isSingleDecl())
+        for (const DynTypedNode &PP : Ctx.getParents(*DS))
+          Alone |= PP.get<CompoundStmt>() != nullptr;
+    std::optional<unsigned> LSquare = offset(DD->getLocation());
+    std::optional<Token> RSquare = Lexer::findNextToken(
+        DD->bindings().back()->getLocation(), SM, Ctx.getLangOpts());
+    if (!Alone || !LSquare || !RSquare || !RSquare->is(tok::r_square))
+      return true;
+    std::optional<unsigned> End = offset(RSquare->getEndLoc());
+    if (!End || data(*LSquare) != '[')
+      return true;
+    llvm::json::Array Names;
+    unsigned Index = 0;
+    for (const BindingDecl *BD : DD->bindings()) {
+      std::string Of;
+      const Expr *B = BD->getBinding();
+      if (BD->getHoldingVar())
+        Of = "std::get<" + std::to_string(Index) + ">";
+      else if (const auto *ME = dyn_cast_or_null<MemberExpr>(B))
+        Of = "." + ME->getMemberDecl()->getNameAsString();
+      else if (isa_and_nonnull<ArraySubscriptExpr>(B))
+        Of = "[" + std::to_string(Index) + "]";
+      if (Of.empty() || !BD->getIdentifier())
+        return true;
+      Names.push_back(llvm::json::Object{{"name", BD->getName()}, {"of", Of}});
+      ++Index;
+    }
+    Bindings.push_back(llvm::json::Object{
+        {"begin", *LSquare},
+        {"end", *End},
+        {"bindings", std::move(Names)},
+        {"line", SM.getSpellingLineNumber(DD->getLocation())},
+    });
+    return true;
+  }
+
+  char data(unsigned Offset) const {
+    return SM.getBufferData(SM.getMainFileID())[Offset];
+  }
+
   void collectParams(const FunctionDecl *FD) {
     if (FD->getPreviousDecl() || FD->getMostRecentDecl() != FD)
       return;
@@ -213,6 +262,7 @@ int main(int argc, char **argv) {
                       {"bodies", std::move(S.Bodies)},
                       {"decls", std::move(S.Decls)},
                       {"params", std::move(S.Params)},
+                      {"bindings", std::move(S.Bindings)},
                       {"top", Top ? llvm::json::Value(*Top) : nullptr},
                       {"locals", std::move(Locals)}})
                << "\n";

@@ -8,6 +8,7 @@
 
 #include "FunctionAnalyzer.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace clang::devplace {
@@ -22,17 +23,48 @@ bool FunctionAnalyzer::isTupleLike(QualType T) const {
 const LambdaExpr *FunctionAnalyzer::lambdaOf(const Expr *Fn) const {
   Fn = stripValue(Fn);
   // A variable that holds one lambda all its life (an `auto` variable, or a
-  // std::function never assigned another).
+  // std::function never assigned another, or declared empty and assigned
+  // once).
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Fn))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-        VD && VD->getInit() && VD->hasLocalStorage() &&
-        !Mutations.Mutated.contains(VD))
-      Fn = stripValue(VD->getInit());
+        VD && VD->hasLocalStorage()) {
+      const auto *Empty = dyn_cast_or_null<CXXConstructExpr>(
+          VD->getInit() ? stripValue(VD->getInit()) : nullptr);
+      bool Declared = !VD->getInit() || (Empty && Empty->getNumArgs() == 0);
+      if (!Declared && !Mutations.Mutated.contains(VD))
+        Fn = stripValue(VD->getInit());
+      else if (const Expr *Only = Declared ? onlyAssignedValue(VD) : nullptr)
+        Fn = stripValue(Only);
+    }
   // std::function's converting constructor.
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Fn);
       CE && CE->getNumArgs() == 1)
     Fn = stripValue(CE->getArg(0));
   return dyn_cast<LambdaExpr>(Fn);
+}
+
+const Expr *FunctionAnalyzer::onlyAssignedValue(const VarDecl *VD) const {
+  if (!OnlyAssigned) {
+    // Every assignment of a local by `=`: one value, or null for several.
+    struct Scan : RecursiveASTVisitor<Scan> {
+      llvm::DenseMap<const VarDecl *, const Expr *> Out;
+      bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+        if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+          if (const auto *DRE =
+                  dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+            if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+              auto [It, New] = Out.try_emplace(V, OC->getArg(1));
+              if (!New)
+                It->second = nullptr;
+            }
+        return true;
+      }
+    } S;
+    S.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+    OnlyAssigned = std::move(S.Out);
+  }
+  // Its address taken, a pointer may assign it another.
+  return AddressTaken.count(VD) ? nullptr : OnlyAssigned->lookup(VD);
 }
 
 const Step *FunctionAnalyzer::makeStep(Step::Kind K, SourceLocation Loc,
@@ -339,11 +371,19 @@ Fact FunctionAnalyzer::evalMember(const MemberExpr *ME) {
   // (`f(x).probs`) or of a braced temporary: that object's own fact.
   if (const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
       Field && !ME->isArrow() && hasMemberFact(Field) &&
-      splitsIntoMembers(ME->getBase()->getType()))
+      splitsIntoMembers(ME->getBase()->getType())) {
     if (std::optional<llvm::SmallVector<Fact, 2>> Facts =
             elementFacts(ME->getBase());
         Facts && Field->getFieldIndex() < Facts->size())
       return (*Facts)[Field->getFieldIndex()];
+    // The result of the code's own function whose body is elsewhere: its
+    // members are what that body made, not the member's summary here.
+    if (const auto *Call = dyn_cast<CallExpr>(stripValue(ME->getBase())))
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Callee && !Callee->isDefined() &&
+          !SM.isInSystemHeader(Callee->getLocation()))
+        return Fact::unknown();
+  }
   // A member of a module reached through a module variable
   // (`net->fc->weight`): registered members move with the module.
   if (C == DeviceCarrier::Tensor || C == DeviceCarrier::Module)

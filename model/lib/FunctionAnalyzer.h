@@ -83,6 +83,14 @@ private:
   // passed by non-const reference or pointer, nor to a non-const method.
   // Each keeps a fact per member in the state (State::Members).
   llvm::DenseSet<const VarDecl *> MemberObjects;
+  /// Per object of MemberObjects, the local references bound to its members
+  /// (`auto &m = r.main;`): each holds a copy of the member's fact, and a
+  /// write to the object makes them unknown (a write through one of them
+  /// makes the object's members unknown: forgetValueAt).
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const VarDecl *, 2>>
+      ReferencesInto;
+  /// The object's references above become unknown.
+  void forgetReferencesInto(const VarDecl *Obj);
   // Calls that may change such an object (passed by non-const reference or
   // pointer, a non-const method): its members are unknown after them.
   llvm::DenseMap<const Expr *, llvm::SmallVector<const VarDecl *, 1>> Clobbers;
@@ -112,6 +120,11 @@ private:
   /// The lambda \p Fn is: a lambda expression, or a local variable (`auto`
   /// or std::function) that holds one lambda all its life; else null.
   const LambdaExpr *lambdaOf(const Expr *Fn) const;
+  /// For a local declared without a value (`std::function<…> f;`) and
+  /// assigned once in the function (`f = […](…) {…};`): that value.
+  const Expr *onlyAssignedValue(const VarDecl *VD) const;
+  mutable std::optional<llvm::DenseMap<const VarDecl *, const Expr *>>
+      OnlyAssigned;
   /// A member whose device gets a fact of its own in a local object.
   bool hasMemberFact(const FieldDecl *Field);
   /// The class of method \p M when its members are symbolic in M's
@@ -314,6 +327,10 @@ private:
   /// The value stored at \p Place (a variable, a module, a container's
   /// element) is unknown from here on.
   void forgetValueAt(const Expr *Place, SourceLocation Loc);
+  /// The local object \p Place is a part of, through members, std::get and
+  /// subscripts (`r` in `std::get<0>(r).first`); null for the object itself
+  /// or a place that is not part of a local.
+  const VarDecl *enclosingObject(const Expr *Place) const;
   /// Each element of tuple \p K is unknown.
   void forgetElements(const ValueDecl *K);
   /// A write through a pointer to a tracked type (`*p = …`, a call given a

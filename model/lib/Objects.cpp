@@ -175,6 +175,7 @@ void FunctionAnalyzer::assignMember(MemberSlot Slot, Fact F, SourceLocation Loc,
     if (const Fact *Old = Cur->Members.lookup(Slot))
       F = join(*Old, F);
   Cur->Members[Slot] = F;
+  forgetReferencesInto(VD);
   // Code that gets the object by reference reads the member's summary.
   Model.recordMember(Field, F);
 }

@@ -300,11 +300,53 @@ void FunctionAnalyzer::forgetValueAt(const Expr *Place, SourceLocation Loc) {
   if (const ValueDecl *K = keyOf(Place)) {
     Cur->Vals[K] = Fact::unknown();
     forgetElements(K);
+    // A reference bound to a place that is not a variable: that place too.
+    if (const auto *VD = dyn_cast<VarDecl>(K);
+        VD && VD->getType()->isLValueReferenceType() && VD->getInit() &&
+        !RangeForInits.count(VD))
+      forgetValueAt(VD->getInit(), Loc);
   } else if (const ValueDecl *K = moduleKeyOf(Place)) {
     Cur->Vals[K] = Fact::unknown();
   } else if (const ValueDecl *K = containerOf(Place)) {
     assign(K, Fact::unknown(), Loc, /*Weak=*/true, nullptr);
+  } else if (const VarDecl *Obj = enclosingObject(Place)) {
+    // A part of a local object (`pair.first`, `std::get<0>(t)`, `s.loss`):
+    // which part is not always told, so every part of it is unknown.
+    Cur->Vals[Obj] = Fact::unknown();
+    forgetElements(Obj);
+    for (auto &[Slot, F] : Cur->Members)
+      if (Slot.first == Obj)
+        F = Fact::unknown();
+    forgetReferencesInto(Obj);
   }
+}
+
+void FunctionAnalyzer::forgetReferencesInto(const VarDecl *Obj) {
+  if (auto It = ReferencesInto.find(Obj); It != ReferencesInto.end())
+    for (const VarDecl *Ref : It->second)
+      Cur->Vals[Ref] = Fact::unknown();
+}
+
+const VarDecl *FunctionAnalyzer::enclosingObject(const Expr *Place) const {
+  for (unsigned Depth = 0; Place && Depth < 8; ++Depth) {
+    Place = stripValue(Place);
+    if (const auto *ME = dyn_cast<MemberExpr>(Place); ME && !ME->isArrow())
+      Place = ME->getBase();
+    else if (const auto *CE = dyn_cast<CallExpr>(Place);
+             CE && CE->getNumArgs() == 1 &&
+             Api.is(ApiMatch::Function, calleeName(CE), ApiRole::TupleGet))
+      Place = CE->getArg(0);
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Place);
+             OC && OC->getOperator() == OO_Subscript)
+      Place = OC->getArg(0);
+    else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Place))
+      Place = AS->getBase();
+    else if (const ValueDecl *K = Depth ? keyOf(Place) : nullptr)
+      return dyn_cast<VarDecl>(K);
+    else
+      return nullptr;
+  }
+  return nullptr;
 }
 
 void FunctionAnalyzer::forgetAddressTaken() {

@@ -334,14 +334,18 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       Updates ? receiverObject(cast<CallExpr>(E)) : nullptr;
   if (auto It = Clobbers.find(E); It != Clobbers.end())
     for (const VarDecl *VD : It->second)
-      if (MemberObjects.contains(VD) && VD != Updated)
+      if (MemberObjects.contains(VD) && VD != Updated) {
         for (const FieldDecl *Field :
              VD->getType()->getAsCXXRecordDecl()->fields())
           if (hasMemberFact(Field))
             Cur->Members[MemberSlot(VD, Field)] = Fact::unknown();
+        forgetReferencesInto(VD);
+      }
   if (Updates)
-    for (const auto &[Slot, F] : *Updates)
+    for (const auto &[Slot, F] : *Updates) {
       Cur->Members[Slot] = F;
+      forgetReferencesInto(Slot.first);
+    }
 
   // Writes to tracked variables.
   const Expr *LHS = nullptr, *RHS = nullptr;
@@ -396,8 +400,17 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       return;
     }
     if (const ValueDecl *K = keyOf(LHS)) {
+      // `auto &e = std::get<0>(pair); e = …` writes where e was bound: a
+      // place the model does not name as a variable (a reference to a
+      // variable is that variable), so what it may be is unknown; then e
+      // holds the new value.
+      Fact Value = eval(RHS);
+      if (const auto *VD = dyn_cast<VarDecl>(K);
+          VD && VD->getType()->isLValueReferenceType() && VD->getInit() &&
+          !RangeForInits.count(VD))
+        forgetValueAt(VD->getInit(), E->getExprLoc());
       if (classifyType(K->getType()) != DeviceCarrier::None)
-        assign(K, eval(RHS), E->getExprLoc(), false, RHS);
+        assign(K, Value, E->getExprLoc(), false, RHS);
       // `for (auto &t : batch) t = …` writes an element of batch.
       if (const auto *VD = dyn_cast<VarDecl>(K);
           VD && VD->getType()->isLValueReferenceType() &&

@@ -144,11 +144,18 @@ void FunctionAnalyzer::findStructure() {
           !VD->getType()->isReferenceType() &&
           FA->splitsIntoMembers(VD->getType()))
         Objects.insert(VD);
-      // `Stats &r = s;`, `auto &t = s.loss;` (not the hidden variables of a
-      // range-for, which only read).
+      // `Stats &r = s;` (not the hidden variables of a range-for, which
+      // only read). `auto &t = s.loss;` is a reference into a member: the
+      // object keeps its facts, and the two forget each other's writes.
       if (VD->getType()->isReferenceType() && !VD->isImplicit() &&
-          VD->getInit() && mutableReference(VD->getType()))
-        escape(VD->getInit());
+          VD->getInit() && mutableReference(VD->getType())) {
+        const Expr *Init = VD->getInit()->IgnoreParenImpCasts();
+        if (const VarDecl *Obj =
+                isa<MemberExpr>(Init) ? objectOf(Init) : nullptr)
+          FA->ReferencesInto[Obj].push_back(VD);
+        else
+          escape(VD->getInit());
+      }
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *UO) {
@@ -228,6 +235,14 @@ void FunctionAnalyzer::findStructure() {
   for (const VarDecl *VD : F.Objects)
     if (!F.Escaped.contains(VD))
       MemberObjects.insert(VD);
+  // References into an object followed as before need no forgetting: its
+  // members are read through their summaries.
+  llvm::SmallVector<const VarDecl *, 4> Followed;
+  for (const auto &Entry : ReferencesInto)
+    if (!MemberObjects.contains(Entry.first))
+      Followed.push_back(Entry.first);
+  for (const VarDecl *VD : Followed)
+    ReferencesInto.erase(VD);
 }
 
 void FunctionAnalyzer::setUpEntry(State &Entry) {

@@ -25,7 +25,11 @@ void dangling(torch::Tensor mask, torch::Tensor x, float *out) {
   float *q;
   q = x.cpu().data_ptr<float>();
   // CHECK: :[[@LINE-1]]:15: warning: 'q' keeps a pointer into the temporary tensor 'x.cpu()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
-  out[0] = *q + m.sum() + wrapped.sum().item<float>();
+  torch::Tensor rewrapped;
+  rewrapped = torch::from_blob(x.cpu().data_ptr<float>(), {4});
+  // CHECK: :[[@LINE-1]]:40: warning: 'rewrapped' keeps a pointer into the temporary tensor 'x.cpu()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  out[0] = *q + m.sum() + wrapped.sum().item<float>() +
+           rewrapped.sum().item<float>();
 }
 
 void fine(torch::Tensor mask, torch::Tensor x, float *out) {
@@ -36,7 +40,9 @@ void fine(torch::Tensor mask, torch::Tensor x, float *out) {
   auto host = x.cpu();
   const float *p = host.data_ptr<float>();
   auto cloned = torch::from_blob(x.cpu().data_ptr<float>(), {4}).clone();
-  out[0] = p[0] + cloned.sum().item<float>();
+  torch::Tensor recloned;
+  recloned = torch::from_blob(x.cpu().data_ptr<float>(), {4}).clone();
+  out[0] = p[0] + cloned.sum().item<float>() + recloned.sum().item<float>();
 }
 
 // Views into a named copy that leave the function: the copy is local, and

@@ -209,6 +209,19 @@ float stored_lambdas(const torch::Tensor &x, bool late) {
   return a + b + c;
 }
 
+// A std::function declared empty and given one lambda later is that lambda.
+float assigned_lambdas(const torch::Tensor &x) {
+  std::function<torch::Tensor(torch::Tensor)> up;
+  up = [](torch::Tensor t) { return t.cuda(); };
+  float a = up(x).data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:19: warning: 'up(x)' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:39: note: 't' is moved to a CUDA device here
+  // CHECK: :[[@LINE-3]]:13: note: the tensor comes from 'up', which returns a result that may be on a CUDA device
+  std::function<torch::Tensor(torch::Tensor)> back;
+  back = [](torch::Tensor t) { return t.cpu(); };
+  return a + back(x.cuda()).data_ptr<float>()[0];
+}
+
 // std::transform writes its lambda's results into the output range: moved
 // to the device, copied back, or keeping the input's device.
 float transformed(const std::vector<torch::Tensor> &in) {

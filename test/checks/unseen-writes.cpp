@@ -159,3 +159,51 @@ torch::Tensor accumulated_from_undefined(const torch::Tensor &x, int n) {
   // CHECK: :[[@LINE-5]]:14: note: 'w' is moved to a CUDA device here
   // CHECK: :[[@LINE-4]]:9: note: 'acc' is assigned here
 }
+
+// References bound to a part of an object that is not a variable (an
+// element through std::get, a member of a local struct): a write through the
+// reference makes that object's parts unknown, and a write to the object
+// makes the reference unknown. Each with a positive twin.
+float element_reference_writes_the_pair(const torch::Tensor &x) {
+  auto pair = std::make_pair(x.cuda(), x);
+  auto &first = std::get<0>(pair);
+  first = first.cpu();
+  return pair.first.data_ptr<float>()[0];
+}
+
+float element_reference_moved_to_gpu(const torch::Tensor &x) {
+  auto pair = std::make_pair(x.cpu(), x);
+  auto &first = std::get<0>(pair);
+  first = first.cuda();
+  return first.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:16: warning: 'first' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:17: note: 'first' is moved to a CUDA device here
+}
+
+struct Heads {
+  torch::Tensor main, aux;
+};
+
+float member_reference_writes_the_object(const torch::Tensor &x) {
+  Heads h{x.cuda(), x.cpu()};
+  auto &m = h.main;
+  m = m.cpu();
+  return h.main.data_ptr<float>()[0];
+}
+
+float member_reference_reads_the_member(const torch::Tensor &x) {
+  Heads h{x.cuda(), x.cpu()};
+  auto &m = h.main;
+  return m.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:12: warning: 'm' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:13: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-5]]:9: note: 'h.main' is assigned here
+  // CHECK: :[[@LINE-5]]:9: note: 'm' is assigned here
+}
+
+float object_written_under_the_reference(const torch::Tensor &x) {
+  Heads h{x.cuda(), x.cpu()};
+  auto &m = h.main;
+  h.main = h.main.cpu();
+  return m.data_ptr<float>()[0];
+}

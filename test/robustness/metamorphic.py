@@ -23,6 +23,9 @@ program's structure, not its text), makes variants, keeps those that compile
     byvalue:F:P a `const X &` parameter P of F passed by value instead (a
                 function with no other declaration, not virtual): the same
                 findings
+    unbind:L    `auto [a, b] = e;` on line L spelt as an object and references
+                to its parts (`auto r = e; auto &a = std::get<0>(r); …`, or
+                `r.member`, `r[I]`): the same findings
     namespace   the file's code (after its leading includes) wrapped in a
                 namespace: the same findings, the namespace's name left out
                 of their messages
@@ -38,10 +41,13 @@ appeared or vanished.
   metamorphic.py --all --only '*/torchscript-*'
                                  every variant of the inputs whose path
                                  matches a glob
+  metamorphic.py --all --variants 'unbind:*'
+                                 every variant of one kind
 
 Usage: metamorphic.py --devplace PATH --sites PATH --clangxx PATH
                       [--sample N [--seed S] | --all] [--real-headers]
-                      [-p DB_DIR ...] [--only GLOB ...] [--jobs J]
+                      [-p DB_DIR ...] [--only GLOB ...] [--variants GLOB ...]
+                      [--jobs J]
 """
 import argparse
 import collections
@@ -155,13 +161,38 @@ def variants(text, sites):
                    (r"\b%s\b" % re.escape(new_name), v["name"]))
     yield ("unrelated", "same", text + UNRELATED, [], None)
     for d in sorted(sites.get("decls", []), key=lambda d: d["begin"]):
-        split = "%s %s; %s = " % (d["type"], d["name"], d["name"])
+        # The line breaks of what is replaced stay, so every line stays put.
+        split = "%s %s; %s = %s" % (d["type"], d["name"], d["name"],
+                                     blank(data[d["begin"]:d["init"]].decode()))
         yield ("split:%s@%d" % (d["name"], d["line"]), "same",
                (data[:d["begin"]] + split.encode() + data[d["init"]:]).decode(), [], None)
     for p in sorted(sites.get("params", []), key=lambda p: p["begin"]):
+        kept = blank(data[p["begin"]:p["end"]].decode())
         yield ("byvalue:%s:%s" % (p["function"], p["name"]), "same",
-               (data[:p["begin"]] + (p["type"] + " ").encode() + data[p["end"]:]).decode(), [],
-               None)
+               (data[:p["begin"]] + (p["type"] + " " + kept).encode() + data[p["end"]:]).decode(),
+               [], None)
+    for b in sorted(sites.get("bindings", []), key=lambda b: b["begin"]):
+        obj = "devplace_mm_r%d" % b["begin"]
+        refs = "".join(" auto &%s = %s;" % (x["name"], "%s(%s)" % (x["of"], obj)
+                                            if x["of"].startswith("std::get") else obj + x["of"])
+                       for x in b["bindings"])
+        # The declaration ends at the first ';' after the brackets at depth 0.
+        rest, depth, end = data[b["end"]:], 0, None
+        for i, c in enumerate(rest):
+            ch = chr(c)
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif ch == ";" and depth == 0:
+                end = b["end"] + i + 1
+                break
+        if end is None:
+            continue
+        kept = blank(data[b["begin"]:b["end"]].decode())
+        new = (data[:b["begin"]] + obj.encode() + kept.encode() + data[b["end"]:end]
+               + refs.encode() + data[end:]).decode()
+        yield ("unbind:%d" % b["line"], "same", new, [], (r"\b%s\b" % obj, ""))
     if sites.get("top") is not None:
         top = sites["top"]
         wrapped = (data[:top] + ("namespace %s { " % NAMESPACE).encode() + data[top:]
@@ -227,6 +258,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", action="append", default=[],
                     help="only the inputs whose path matches this glob")
+    ap.add_argument("--variants", action="append", default=[],
+                    help="only the variants whose name matches this glob")
     args = ap.parse_args()
     for tool in ("devplace", "sites", "clangxx"):
         if os.sep in getattr(args, tool):
@@ -245,7 +278,8 @@ def main():
         text = open(path).read()
         files += 1
         for v in variants(text, json.loads(r.stdout)):
-            work.append((path, flags, cwd, v))
+            if not args.variants or any(fnmatch.fnmatch(v[0], g) for g in args.variants):
+                work.append((path, flags, cwd, v))
     if not args.all:
         random.Random(args.seed).shuffle(work)
         work = work[:args.sample]

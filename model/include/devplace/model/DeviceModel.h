@@ -115,8 +115,8 @@ public:
   /// a derived class may register its members.
   bool isBaseClass(const CXXRecordDecl *RD);
   /// \p Flag, a member of its class, is set by constructors alone: it is
-  /// not public, and no other method defined here writes it, nor is any
-  /// non-const method of the class left undefined (memoised).
+  /// not public, the class has no friends, and no other method defined in
+  /// the translation unit writes it (memoised).
   bool setOnlyByConstructors(const FieldDecl *Flag);
   /// True while \p FD is being analysed (recursion is cut there).
   bool inProgress(const FunctionDecl *FD) const {
