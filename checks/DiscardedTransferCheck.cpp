@@ -62,7 +62,9 @@ void DiscardedTransferCheck::checkFunction(const FunctionDecl *FD, ASTContext &C
       discardedPositions(S, Positions);
       for (const Stmt *P : Positions)
         if (const auto *E = dyn_cast_or_null<Expr>(P)) {
-          E = E->IgnoreImplicit(); // ExprWithCleanups, temporaries
+          // ExprWithCleanups, temporaries, and parentheses around them
+          // (`(a * b);`).
+          E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
           if (const auto *CE = dyn_cast<CallExpr>(E))
             Check->discarded(CE, *Ctx);
         }
@@ -79,9 +81,11 @@ void DiscardedTransferCheck::discarded(const CallExpr *CE, ASTContext &Ctx) {
   if (T->isReferenceType() || classifyType(T) != DeviceCarrier::Tensor)
     return;
   const auto *Callee = CE->getDirectCallee();
-  if (!Callee || !Callee->getIdentifier())
+  // Named functions and methods, and operators on tensors (`a * b;`).
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  if (!Callee || (!Callee->getIdentifier() && !OC))
     return;
-  StringRef Name = Callee->getName();
+  StringRef Name = OC ? StringRef() : Callee->getName();
   // In-place methods end in '_' (copy_, fill_, add_) and return a
   // reference anyway.
   // In-place methods end in '_' (copy_, fill_, add_); out variants
@@ -99,11 +103,14 @@ void DiscardedTransferCheck::discarded(const CallExpr *CE, ASTContext &Ctx) {
   if (!MC && !Api.inNamespace(QName, ApiRole::LibraryNamespace))
     return;
   std::string Subject = Obj ? exprText(Obj, Ctx) : "";
-  auto D = diag(CE->getExprLoc(),
-                "the result of '%0' is discarded%select{|, so '%2' is left as it "
-                "was}1: tensor operations return a new tensor")
-           << (MC ? "." + Name.str() + "()" : QName) << (Obj != nullptr)
-           << Subject;
+  auto D =
+      diag(CE->getExprLoc(),
+           "the result of '%0' is discarded%select{|, so '%2' is left as it "
+           "was}1: tensor operations return a new tensor")
+      << (OC ? std::string("operator") + getOperatorSpelling(OC->getOperator())
+          : MC ? "." + Name.str() + "()"
+               : QName)
+      << (Obj != nullptr) << Subject;
   // Fix-it: assign the result back to the variable it came from.
   const auto *DRE = Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;

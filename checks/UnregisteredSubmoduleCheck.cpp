@@ -8,6 +8,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace clang::ast_matchers;
 
@@ -25,15 +27,32 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
   // error clang may skip function bodies, and the registrations with them.
   if (Ctx.getDiagnostics().hasUncompilableErrorOccurred())
     return;
-  for (const CXXRecordDecl *RD : mainFileClasses(Ctx))
+  auto Check = [&](const CXXRecordDecl *RD, bool InMainFile) {
     if (!RD->isInvalidDecl() && isNNModuleClass(RD) &&
         !ApiTable::builtin().is(ApiMatch::Class, qualifiedName(RD),
                                 ApiRole::ModuleBase))
-      checkClass(RD, Ctx);
+      checkClass(RD, InMainFile, Ctx);
+  };
+  std::vector<const CXXRecordDecl *> Classes = mainFileClasses(Ctx);
+  llvm::DenseSet<const CXXRecordDecl *> Seen(Classes.begin(), Classes.end());
+  for (const CXXRecordDecl *RD : Classes)
+    Check(RD, true);
+  // A class of a project header whose constructor is defined here: its
+  // members get their values here (a header with the class and a source
+  // file with its methods is how most projects are laid out), so it is
+  // checked here, once, where the constructor is.
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const FunctionDecl *FD : mainFileFunctions(Ctx))
+    if (const auto *CD = dyn_cast<CXXConstructorDecl>(FD);
+        CD && CD->isOutOfLine() && CD->getParent()->hasDefinition())
+      if (const CXXRecordDecl *RD = CD->getParent()->getDefinition();
+          !SM.isInSystemHeader(RD->getLocation()) && Seen.insert(RD).second)
+        Check(RD, false);
 }
 
 void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
-                                            ASTContext &Ctx) {
+                                            bool InMainFile, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
   ModuleRegistrations Registrations =
       scanRegistrations(RD, ApiTable::builtin());
   for (const FieldDecl *F : RD->fields()) {
@@ -48,6 +67,15 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
     // output), not parameters or buffers.
     if (C == DeviceCarrier::Tensor && !U.InitialisedInConstructor)
       continue;
+    // A class of a header is reported where the member gets its value in
+    // this file, with a note at its declaration.
+    SourceLocation At = F->getLocation();
+    if (!InMainFile) {
+      if (!U.FirstValue ||
+          !SM.isInMainFile(SM.getExpansionLoc(U.FirstValue->getBeginLoc())))
+        continue;
+      At = U.FirstValue->getBeginLoc();
+    }
     // Which harm applies: a module without parameters or buffers moves,
     // trains and saves nothing; one whose behaviour depends on train() and
     // eval() (dropout, batch norm) stays in training mode.
@@ -67,12 +95,11 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
     {
       auto D =
           Parameterless
-              ? diag(F->getLocation(),
-                     "submodule '%0' of '%1' is never registered: it stays "
-                     "in training mode when '%1' is put in eval() mode; "
-                     "register it with register_module")
+              ? diag(At, "submodule '%0' of '%1' is never registered: it stays "
+                         "in training mode when '%1' is put in eval() mode; "
+                         "register it with register_module")
                     << F->getName() << RD->getName()
-              : diag(F->getLocation(),
+              : diag(At,
                      "%select{submodule|tensor member}0 '%1' of '%2' is "
                      "never registered: it will not move with "
                      "->to(device)%select{, and its parameters will not be "
@@ -99,9 +126,13 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
               "register_module(\"" + F->getName().str() + "\", " + Text + ")");
       }
     } // the warning is emitted before its note
-    diag(U.FirstValue ? U.FirstValue->getBeginLoc() : F->getLocation(),
-         "'%0' is given its value here", DiagnosticIDs::Note)
-        << F->getName();
+    if (InMainFile)
+      diag(U.FirstValue ? U.FirstValue->getBeginLoc() : F->getLocation(),
+           "'%0' is given its value here", DiagnosticIDs::Note)
+          << F->getName();
+    else
+      diag(F->getLocation(), "'%0' is declared here", DiagnosticIDs::Note)
+          << F->getName();
   }
 }
 

@@ -21,7 +21,9 @@ public:
   }
 
 private:
-  void checkClass(const CXXRecordDecl *RD, ASTContext &Ctx);
+  /// \p InMainFile: the class is defined in the main file; else in a
+  /// project header, and its constructor here.
+  void checkClass(const CXXRecordDecl *RD, bool InMainFile, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::devplace

@@ -23,6 +23,10 @@ void discarded(torch::Tensor input, const torch::Tensor &frozen, bool flag) {
   // FIXES: {{^ *}}frozen.cuda();{{$}}
   torch::sigmoid(input);
   // CHECK: :[[@LINE-1]]:3: warning: the result of 'at::sigmoid' is discarded: tensor operations return a new tensor [devplace-discarded-transfer]
+  (input * frozen);
+  // CHECK: :[[@LINE-1]]:10: warning: the result of 'operator*' is discarded: tensor operations return a new tensor [devplace-discarded-transfer]
+  input + frozen;
+  // CHECK: :[[@LINE-1]]:9: warning: the result of 'operator+' is discarded: tensor operations return a new tensor [devplace-discarded-transfer]
 }
 
 void kept(torch::Tensor input, std::shared_ptr<Net> net, torch::nn::Linear fc) {
@@ -35,6 +39,10 @@ void kept(torch::Tensor input, std::shared_ptr<Net> net, torch::nn::Linear fc) {
   input.add_(output);
   input.zero_();
   (void)input.cuda();
+  // Operators that write their left side, and results that are kept.
+  input += output;
+  input = input * output;
+  auto product = (input * output);
   // Out variants write their first argument and return it.
   auto result = torch::empty({2});
   torch::add_out(result, input, output);
