@@ -63,9 +63,11 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
     if (It == Registrations.Members.end() || It->second.Registered)
       continue;
     const MemberRegistration &U = It->second;
-    // Tensors set outside a constructor are state (a cache, the last
-    // output), not parameters or buffers.
-    if (C == DeviceCarrier::Tensor && !U.InitialisedInConstructor)
+    // Tensors set outside a constructor, or replaced by a method with a
+    // value not computed from them, are state (a cache, the last output),
+    // not parameters or buffers.
+    if (C == DeviceCarrier::Tensor &&
+        (!U.InitialisedInConstructor || U.ReplacedInMethod))
       continue;
     // A class of a header is reported where the member gets its value in
     // this file, with a note at its declaration.

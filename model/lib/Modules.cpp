@@ -42,9 +42,24 @@ public:
     MemberRegistration &U = Uses[F];
     U.Registered |= Registers;
     U.InitialisedInConstructor |= InConstructor;
+    U.ReplacedInMethod |= !InConstructor && !reads(V, F);
     if (!U.FirstValue)
       U.FirstValue = V;
     ++U.Values;
+  }
+  /// \p V reads the member \p F.
+  static bool reads(const Expr *V, const FieldDecl *F) {
+    struct Find : RecursiveASTVisitor<Find> {
+      const FieldDecl *F;
+      bool Found = false;
+      bool VisitMemberExpr(MemberExpr *ME) {
+        Found |= ME->getMemberDecl() == F;
+        return !Found;
+      }
+    } S;
+    S.F = F;
+    S.TraverseStmt(const_cast<Expr *>(V));
+    return S.Found;
   }
   bool isRegisterCall(const CallExpr *CE) const {
     const auto *FD = CE->getDirectCallee();

@@ -90,3 +90,22 @@ OutOfLineImpl::OutOfLineImpl() : body(torch::nn::Linear(2, 2)) {
 
 // CHECK: :[[@LINE-8]]:21: warning: submodule 'body' of 'OutOfLineImpl' is never registered: it will not move with ->to(device), and its parameters will not be trained or saved; register it with register_module [devplace-unregistered-submodule]
 // CHECK: :[[@LINE-6]]:39: note: 'body' is given its value here
+
+// A tensor member the constructor sets and forward() replaces with a value
+// not computed from it is a cache of the last output: not reported. One
+// that forward() updates from itself (a running mean) is module state that
+// must move with the module: reported.
+struct PolicyImpl : torch::nn::Module {
+  PolicyImpl() : mu(torch::zeros({4})), running(torch::zeros({4})) {
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    mu = fc->forward(x).relu();
+    running = running * 0.9 + mu * 0.1;
+    return mu;
+  }
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor mu, running;
+};
+// CHECK: :[[@LINE-2]]:21: warning: tensor member 'running' of 'PolicyImpl' is never registered: it will not move with ->to(device), will not be trained as a parameter and will not be saved; register it with register_parameter or register_buffer [devplace-unregistered-submodule]
+// CHECK: :[[@LINE-12]]:49: note: 'running' is given its value here

@@ -26,6 +26,11 @@ struct MemberRegistration {
   bool InitialisedInConstructor = false;
   const Expr *FirstValue = nullptr; ///< the first value given to it
   unsigned Values = 0;              ///< how many values it is given
+  /// A method other than a constructor gives it a value not computed from
+  /// it (`mu_ = torch::tanh(fc->forward(x));`): a cache or the last output,
+  /// which that method gives a value again after ->to(), not a parameter
+  /// or buffer.
+  bool ReplacedInMethod = false;
 };
 
 struct ModuleRegistrations {
