@@ -55,6 +55,10 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
   const SourceManager &SM = Ctx.getSourceManager();
   ModuleRegistrations Registrations =
       scanRegistrations(RD, ApiTable::builtin());
+  // An absence needs every method seen: one defined in another file may
+  // register a member, or replace it as a cache.
+  if (!Registrations.AllMethodsSeen)
+    return;
   for (const FieldDecl *F : RD->fields()) {
     DeviceCarrier C = classifyType(F->getType());
     if (C != DeviceCarrier::Module && C != DeviceCarrier::Tensor)

@@ -109,3 +109,11 @@ struct PolicyImpl : torch::nn::Module {
 };
 // CHECK: :[[@LINE-2]]:21: warning: tensor member 'running' of 'PolicyImpl' is never registered: it will not move with ->to(device), will not be trained as a parameter and will not be saved; register it with register_parameter or register_buffer [devplace-unregistered-submodule]
 // CHECK: :[[@LINE-12]]:49: note: 'running' is given its value here
+
+// Silent twin: a method defined in another file may register the member
+// (or replace it as a cache), so nothing is said of the class.
+struct SplitImpl : torch::nn::Module {
+  SplitImpl() : running(torch::zeros({4})) {}
+  torch::Tensor forward(torch::Tensor x);
+  torch::Tensor running;
+};
