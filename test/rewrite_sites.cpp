@@ -159,7 +159,7 @@ struct Sites : RecursiveASTVisitor<Sites> {
         for (const DynTypedNode &PP : Ctx.getParents(*DS))
           Alone |= PP.get<CompoundStmt>() != nullptr;
     std::optional<unsigned> LSquare = offset(DD->getLocation());
-    std::optional<Token> RSquare = Lexer::findNextToken(
+    auto RSquare = Lexer::findNextToken(
         DD->bindings().back()->getLocation(), SM, Ctx.getLangOpts());
     if (!Alone || !LSquare || !RSquare || !RSquare->is(tok::r_square))
       return true;
