@@ -91,6 +91,10 @@ private:
       ReferencesInto;
   /// The object's references above become unknown.
   void forgetReferencesInto(const VarDecl *Obj);
+  /// Every member of the local object \p Obj (when it keeps facts per
+  /// member) and every reference into it is unknown: a write reached it
+  /// that the model cannot place.
+  void forgetMembers(const VarDecl *Obj);
   // Calls that may change such an object (passed by non-const reference or
   // pointer, a non-const method): its members are unknown after them.
   llvm::DenseMap<const Expr *, llvm::SmallVector<const VarDecl *, 1>> Clobbers;

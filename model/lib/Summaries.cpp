@@ -314,11 +314,17 @@ void FunctionAnalyzer::forgetValueAt(const Expr *Place, SourceLocation Loc) {
     // which part is not always told, so every part of it is unknown.
     Cur->Vals[Obj] = Fact::unknown();
     forgetElements(Obj);
-    for (auto &[Slot, F] : Cur->Members)
-      if (Slot.first == Obj)
-        F = Fact::unknown();
-    forgetReferencesInto(Obj);
+    forgetMembers(Obj);
   }
+}
+
+void FunctionAnalyzer::forgetMembers(const VarDecl *Obj) {
+  if (MemberObjects.contains(Obj))
+    for (const FieldDecl *Field :
+         Obj->getType()->getAsCXXRecordDecl()->fields())
+      if (hasMemberFact(Field))
+        Cur->Members[MemberSlot(Obj, Field)] = Fact::unknown();
+  forgetReferencesInto(Obj);
 }
 
 void FunctionAnalyzer::forgetReferencesInto(const VarDecl *Obj) {

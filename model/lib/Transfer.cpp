@@ -334,13 +334,8 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       Updates ? receiverObject(cast<CallExpr>(E)) : nullptr;
   if (auto It = Clobbers.find(E); It != Clobbers.end())
     for (const VarDecl *VD : It->second)
-      if (MemberObjects.contains(VD) && VD != Updated) {
-        for (const FieldDecl *Field :
-             VD->getType()->getAsCXXRecordDecl()->fields())
-          if (hasMemberFact(Field))
-            Cur->Members[MemberSlot(VD, Field)] = Fact::unknown();
-        forgetReferencesInto(VD);
-      }
+      if (VD != Updated)
+        forgetMembers(VD);
   if (Updates)
     for (const auto &[Slot, F] : *Updates) {
       Cur->Members[Slot] = F;
