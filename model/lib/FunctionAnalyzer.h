@@ -10,6 +10,7 @@
 //   Summaries.cpp     callees, by-reference parameters, members, captures
 //   Objects.cpp       local objects of plain classes, member by member, and
 //                     the members methods change
+//   PendingCopies.cpp asynchronous host copies, what waits for the device
 //   Observations.cpp  the facts recorded for the rules in the final pass
 //   Worklist.cpp      the CFG, liveness and the fixpoint
 //
@@ -383,6 +384,34 @@ private:
   /// `->to(device)` anywhere may change: unknown as well.
   std::optional<Fact> memberSummary(const FieldDecl *FD);
   void recordCaptures(const LambdaExpr *LE);
+
+  //--- PendingCopies.cpp ---------------------------------------------------
+  /// The call has a non_blocking argument that is true.
+  bool nonBlocking(const CXXMemberCallExpr *MC) const;
+  /// The tensor whose values \p E copies to the host, waiting for its
+  /// device (`.item()`, `.cpu()`, `.to(kCPU)`, printing), and how the
+  /// message names the call (\p What); null when \p E is no such copy.
+  const Expr *syncedTensor(const Expr *E, std::string *What);
+  /// \p E is (through conversions) a copy to the host made with
+  /// non_blocking=true: `d.to(kCPU, true)`.
+  const CXXMemberCallExpr *nonBlockingHostCopy(const Expr *E);
+  /// The tensor whose values \p E reads on the host (a pointer into its
+  /// memory, an accessor, item(), a reduction, printing), or null.
+  const Expr *valueReadOf(const Expr *E);
+  /// The pending copy \p Value is: a non_blocking copy of a tensor that may
+  /// be on a device, or a variable that holds one.
+  std::optional<PendingCopy> pendingFrom(const Expr *Value);
+  void holdPending(const ValueDecl *K, std::optional<PendingCopy> P);
+  /// The use \p Use of a variable that holds a pending copy reads its
+  /// values or copies it to another variable; any other use passes it where
+  /// it is not followed.
+  bool keepsPending(const DeclRefExpr *Use) const;
+  /// Valuations under which \p E may wait for the device (\p Helper: \p E
+  /// as a call to the code's own function, with its summary).
+  Mask waitsUnder(const Expr *E, const HelperCall &Helper);
+  /// Pending copies made, handed on, waited for by one statement.
+  void transferPending(const Stmt *S, const HelperCall &Helper);
+  void observeAsyncRead(const Expr *E);
 
   //--- Observations.cpp ----------------------------------------------------
   /// Records the facts of one statement for the rules (final pass only).

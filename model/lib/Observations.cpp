@@ -23,6 +23,7 @@ void FunctionAnalyzer::observe(const Stmt *S) {
   observeSinks(E);
   observeHelperCall(E);
   observeSync(E);
+  observeAsyncRead(E);
   observeOperation(E);
 }
 
@@ -243,38 +244,8 @@ void FunctionAnalyzer::observeHelperCall(const Expr *E) {
 //--- host synchronisations -------------------------------------------------
 
 void FunctionAnalyzer::observeSync(const Expr *E) {
-  const Expr *Tensor = nullptr;
   std::string What;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    // Printing a tensor copies its values to the host.
-    if (OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 &&
-        classifyType(OC->getArg(1)->getType()) == DeviceCarrier::Tensor) {
-      Tensor = OC->getArg(1);
-      What = "operator<<";
-    }
-  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-    const Expr *Obj = MC->getImplicitObjectArgument();
-    std::string QName = qualifiedName(MC->getMethodDecl());
-    if (!Obj || classifyType(Obj->getType()) != DeviceCarrier::Tensor ||
-        Api.callee(QName, ApiRole::HostSanitizer) ||
-        Api.callee(QName, ApiRole::DeviceSource))
-      return;
-    llvm::StringRef Name = methodName(MC);
-    if (Api.tensorMethod(Name, ApiRole::HostSync)) {
-      Tensor = Obj;
-      What = ("." + Name + "()").str();
-    } else if (Api.tensorMethod(Name, ApiRole::MovesToArgument) ||
-               Api.tensorMethod(Name, ApiRole::MovesToDeviceOf)) {
-      // .to(kCPU): a copy to the host.
-      const Expr *DevArg = nullptr;
-      Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, true);
-      if (Target.hasInfo() && !Target.Dev && Target.Host) {
-        Tensor = Obj;
-        What = ("." + Name + "(").str() +
-               (DevArg ? text(DevArg) : std::string()) + ")";
-      }
-    }
-  }
+  const Expr *Tensor = syncedTensor(E, &What);
   if (!Tensor || !Synced.insert(E).second)
     return;
   Fact F = eval(Tensor);

@@ -9,6 +9,7 @@
 #include <utility>
 
 namespace clang {
+class Expr;
 class ValueDecl;
 class VarDecl;
 class FieldDecl;
@@ -18,9 +19,9 @@ namespace devplace {
 /// point has a handful of live tracked variables, and a function has
 /// thousands of points: a sorted small vector is both smaller and faster
 /// here than a hash map (which allocates 64 buckets for its first entry).
-template <typename KeyT> class FactMap {
+template <typename KeyT, typename ValueT = Fact> class FactMap {
 public:
-  using Entry = std::pair<KeyT, Fact>;
+  using Entry = std::pair<KeyT, ValueT>;
   using iterator = typename llvm::SmallVector<Entry, 4>::iterator;
   using const_iterator = typename llvm::SmallVector<Entry, 4>::const_iterator;
 
@@ -33,14 +34,14 @@ public:
     iterator It = lowerBound(K);
     return It != end() && It->first == K ? It : end();
   }
-  const Fact *lookup(const KeyT &K) const {
+  const ValueT *lookup(const KeyT &K) const {
     auto It = const_cast<FactMap *>(this)->find(K);
     return It == Entries.end() ? nullptr : &It->second;
   }
-  Fact &operator[](const KeyT &K) {
+  ValueT &operator[](const KeyT &K) {
     iterator It = lowerBound(K);
     if (It == end() || It->first != K)
-      It = Entries.insert(It, Entry(K, Fact{}));
+      It = Entries.insert(It, Entry(K, ValueT{}));
     return It->second;
   }
   void erase(const KeyT &K) {
@@ -52,6 +53,7 @@ public:
   template <typename Pred> void retain(Pred Keep) {
     llvm::erase_if(Entries, [&](const Entry &E) { return !Keep(E.first); });
   }
+  bool empty() const { return Entries.empty(); }
 
 private:
   iterator lowerBound(const KeyT &K) {
@@ -69,11 +71,25 @@ using VarFacts = FactMap<const ValueDecl *>;
 using MemberSlot = std::pair<const VarDecl *, const FieldDecl *>;
 using MemberFacts = FactMap<MemberSlot>;
 
+/// A host copy made with non_blocking=true of a tensor that may be on a
+/// device: it returns before the data has arrived, so until something waits
+/// for the device its memory may not hold the values yet.
+struct PendingCopy {
+  Mask When = 0;              ///< valuations under which nothing has waited
+  const Expr *Copy = nullptr; ///< the `.to(kCPU, true)` call
+  bool operator==(const PendingCopy &O) const {
+    return When == O.When && Copy == O.Copy;
+  }
+};
+/// Locals that hold such a copy.
+using PendingCopies = FactMap<const ValueDecl *, PendingCopy>;
+
 /// The abstract state at one program point.
 struct State {
   Mask Reach = 0; ///< valuations that reach this point; 0 = unreachable
   VarFacts Vals;
   MemberFacts Members;
+  PendingCopies Pending;
 };
 
 /// Joins \p In into \p Into; returns true when \p Into changed.

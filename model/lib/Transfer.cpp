@@ -305,6 +305,7 @@ void FunctionAnalyzer::transferInitializer(const CXXCtorInitializer *I) {
 
 void FunctionAnalyzer::transfer(const Stmt *S) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    transferPending(DS, HelperCall());
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D))
         transferDecl(VD);
@@ -327,6 +328,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   HelperCall Writer = helperCall(E, Scope::NonSystem);
   applyParamMoves(Writer);
   invalidateUnseenWrites(E, Writer.Sum != nullptr);
+  transferPending(E, Writer);
   // A method of this code tells how it changes its object; other calls
   // that may change an object leave its members unknown.
   auto Updates = memberUpdates(E);

@@ -31,6 +31,28 @@ static bool joinFacts(FactMap<KeyT> &Into, Mask OldReach,
   return Changed;
 }
 
+/// Pending copies: a copy is still pending where it is on some path (a
+/// read on the path where nothing waited is a read too early).
+static bool joinPending(PendingCopies &Into, Mask OldReach,
+                        const PendingCopies &In, Mask InReach) {
+  bool Changed = false;
+  for (const auto &[Key, P] : In) {
+    Mask Incoming = P.When & InReach;
+    if (!Incoming)
+      continue;
+    auto It = Into.find(Key);
+    if (It == Into.end()) {
+      Into[Key] = PendingCopy{Incoming, P.Copy};
+      Changed = true;
+      continue;
+    }
+    Mask J = (It->second.When & OldReach) | Incoming;
+    Changed |= J != It->second.When;
+    It->second.When = J;
+  }
+  return Changed;
+}
+
 bool joinInto(State &Into, const State &In) {
   if (!In.Reach)
     return false;
@@ -39,6 +61,7 @@ bool joinInto(State &Into, const State &In) {
   Into.Reach |= In.Reach;
   Changed |= joinFacts(Into.Vals, OldReach, In.Vals, In.Reach);
   Changed |= joinFacts(Into.Members, OldReach, In.Members, In.Reach);
+  Changed |= joinPending(Into.Pending, OldReach, In.Pending, In.Reach);
   return Changed;
 }
 
@@ -296,6 +319,10 @@ public:
       return *F;
     return std::nullopt;
   }
+  Mask pendingCopyIn(const ValueDecl *D) const override {
+    const PendingCopy *P = S.Pending.lookup(D);
+    return P ? P->When & S.Reach : 0;
+  }
   std::vector<std::string> atoms() const override {
     return {A.texts().begin(), A.texts().end()};
   }
@@ -330,6 +357,7 @@ void FunctionAnalyzer::run() {
   // it says nothing reliable about devices, and callers see an unknown.
   if (hasErrors(FD)) {
     Out.Broken = true;
+    Out.MayWait = true;
     Out.Return = Fact::unknown();
     return;
   }
@@ -361,6 +389,7 @@ void FunctionAnalyzer::run() {
   while (const CFGBlock *B = Worklist.dequeue()) {
     if (Out.Visits++ == Budget) {
       Out.Complete = false;
+      Out.MayWait = true; // what the rest would have found is not known
       break;
     }
     State S = In[B->getBlockID()];
@@ -369,10 +398,12 @@ void FunctionAnalyzer::run() {
     visit(B, S, /*Final=*/false);
     // Drop locals that no later statement reads (references keep their
     // targets alive: a write through `r` is a write to the target).
-    S.Vals.retain([&](const ValueDecl *D) {
+    auto Live = [&](const ValueDecl *D) {
       const auto *VD = dyn_cast<VarDecl>(D);
       return !VD || AliasTargets.contains(VD) || liveAfter(B, VD);
-    });
+    };
+    S.Vals.retain(Live);
+    S.Pending.retain(Live);
     Branch Br;
     if (B->succ_size() == 2)
       Br = evalCondition(B->getLastCondition());

@@ -73,6 +73,9 @@ public:
   struct Point {
     Mask Reach = 0;
     std::map<std::string, Fact> Values;
+    /// Locals that hold a non_blocking host copy nothing has waited for,
+    /// with the valuations under which they do.
+    std::map<std::string, Mask> Pending;
   };
   std::map<unsigned, Point> trace(llvm::StringRef Function) {
     std::map<unsigned, Point> Lines;
@@ -85,8 +88,11 @@ public:
       Point &Out = Lines[Line];
       Out.Reach = P.reach();
       Out.Values.clear();
+      Out.Pending.clear();
       Atoms = P.atoms();
       for (const ValueDecl *D : declsOf(FD)) {
+        if (Mask M = P.pendingCopyIn(D))
+          Out.Pending[D->getNameAsString()] = M;
         if (std::optional<Fact> F = P.valueOf(D))
           Out.Values[D->getNameAsString()] = *F;
         // Members of local objects, as "s.loss".

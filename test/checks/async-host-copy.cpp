@@ -118,3 +118,112 @@ float guarded_copy_stream_synchronised(torch::Tensor x) {
   at::cuda::getCurrentCUDAStream().synchronize();
   return h.data_ptr<float>()[0];
 }
+
+// What waits is followed along the paths, not in the order of the text.
+
+// Waited for on one branch only: the read on the other path is too early.
+float synchronised_on_one_path(torch::Tensor x, bool quick) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to a CUDA device here
+  if (!quick)
+    torch::cuda::synchronize();
+  return h.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
+}
+
+// The twin: waited for on both.
+float synchronised_on_both_paths(torch::Tensor x, bool quick) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  if (quick)
+    torch::cuda::synchronize();
+  else
+    at::cuda::getCurrentCUDAStream().synchronize();
+  return h.data_ptr<float>()[0];
+}
+
+// The copy of one step is read at the start of the next, before the wait at
+// the end of the step: first in the text, after the copy in the run.
+float read_in_the_next_step(torch::Tensor x, int steps) {
+  torch::Tensor h;
+  float total = 0;
+  for (int i = 0; i < steps; ++i) {
+    if (i > 0)
+      total += h.data_ptr<float>()[0];
+    auto d = (x * i).cuda();
+    h = d.to(torch::kCPU, /*non_blocking=*/true);
+    // CHECK: :[[@LINE-1]]:11: warning: 'd' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+    // CHECK: :[[@LINE-3]]:22: note: 'd' is moved to a CUDA device here
+    // CHECK: :[[@LINE-5]]:16: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
+  }
+  return total;
+}
+
+// The twin: the step waits before it ends.
+float waited_for_in_each_step(torch::Tensor x, int steps) {
+  torch::Tensor h;
+  float total = 0;
+  for (int i = 0; i < steps; ++i) {
+    if (i > 0)
+      total += h.data_ptr<float>()[0];
+    auto d = (x * i).cuda();
+    h = d.to(torch::kCPU, /*non_blocking=*/true);
+    torch::cuda::synchronize();
+  }
+  return total;
+}
+
+// A blocking copy, item() of a tensor on the device, waits for the device's
+// queue: the asynchronous copy before it has arrived.
+float item_waits(torch::Tensor x, torch::Tensor loss) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  float l = loss.cuda().item<float>();
+  return l + h.data_ptr<float>()[0];
+}
+
+// A helper of this file: its body says whether it waits.
+void wait_for_gpu() { torch::cuda::synchronize(); }
+void log_step(int step) { std::cout << "step " << step << "\n"; }
+void elsewhere(); // defined in another file: it may wait
+
+float helper_waits(torch::Tensor x) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  wait_for_gpu();
+  return h.data_ptr<float>()[0];
+}
+
+float unseen_helper_may_wait(torch::Tensor x) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  elsewhere();
+  return h.data_ptr<float>()[0];
+}
+
+float helper_does_not_wait(torch::Tensor x) {
+  auto d = x.cuda();
+  auto h = d.to(torch::kCPU, /*non_blocking=*/true);
+  // CHECK: :[[@LINE-1]]:14: warning: 'd' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+  // CHECK: :[[@LINE-3]]:14: note: 'd' is moved to a CUDA device here
+  log_step(1);
+  return h.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
+}
+
+// A copy of the host tensor shares its memory: reading it is reading the
+// copy. Made on one path only, the copy "may" be read too early.
+float copied_on_one_path(torch::Tensor x, torch::Tensor cached, bool fresh) {
+  torch::Tensor h = cached;
+  if (fresh) {
+    auto d = x.cuda();
+    h = d.to(torch::kCPU, /*non_blocking=*/true);
+    // CHECK: :[[@LINE-1]]:11: warning: 'd' is on a CUDA device and '.to(torch::kCPU)' copies it to the host asynchronously; the copy is read before anything waits for it [devplace-async-host-copy]
+    // CHECK: :[[@LINE-3]]:16: note: 'd' is moved to a CUDA device here, when 'fresh' is true
+  }
+  torch::Tensor view = h;
+  return view.sum().item<float>();
+  // CHECK: :[[@LINE-1]]:10: note: read here, possibly before the copy has arrived; call torch::cuda::synchronize() first, or copy without non_blocking
+}

@@ -49,6 +49,9 @@ public:
   /// that object keeps a fact per member (a plain struct of tensors).
   virtual std::optional<Fact> memberOf(const VarDecl *Object,
                                        const FieldDecl *Member) const = 0;
+  /// Valuations under which the local \p D holds a host copy made with
+  /// non_blocking=true that nothing has waited for since (0 when none).
+  virtual Mask pendingCopyIn(const ValueDecl *D) const = 0;
   /// The atoms, in the order they were found ("'use_gpu'").
   virtual std::vector<std::string> atoms() const = 0;
 };

@@ -68,6 +68,16 @@ struct HostSync {
   std::string CallerDevice = {};
 };
 
+/// The values of a host copy made with non_blocking=true (`h =
+/// d.to(kCPU, true)` of a tensor that may be on a device) are read on a
+/// path on which nothing has waited for the device since the copy: a
+/// device synchronisation, a blocking copy or `.item()` of a tensor on the
+/// device, or a call to code that may do one of these.
+struct AsyncRead {
+  const Expr *Copy; ///< the copy (a HostSync of the same function)
+  const Expr *Read; ///< the read: `h.data_ptr<float>()`, `std::cout << h`
+};
+
 /// Code that reads device memory (a TensorRT tensor address) is given a
 /// pointer into a tensor that is on the host on every path that reaches it.
 struct HostMemoryToDevice {
@@ -105,6 +115,11 @@ struct FunctionFacts {
   std::vector<Meeting> Meetings;    ///< in the order the operations run
   std::vector<HostSync> Syncs;
   std::vector<HostMemoryToDevice> HostToDevice;
+  std::vector<AsyncRead> AsyncReads; ///< in the order the blocks run
+  /// The function may wait for a device (a synchronisation, a blocking copy
+  /// of a tensor that may be on one, a call that may): callers' pending
+  /// asynchronous copies have arrived after a call to it.
+  bool MayWait = false;
   Fact Return; ///< device of the return value (summary for callers)
   /// For a pair or tuple result built element by element on every return
   /// (`return {a, b}`, `std::make_tuple(…)`, a local tuple): the device of

@@ -1,0 +1,264 @@
+//===--- PendingCopies.cpp - asynchronous host copies and what waits ------===//
+//
+// A copy to the host made with non_blocking=true returns before its data has
+// arrived. The model follows, per valuation, which locals hold such a copy of
+// a tensor that may be on a device, and what waits for the device: a device
+// synchronisation, a blocking copy (or `.item()`, printing) of a tensor that
+// may be on one, a call to code that may do either. A read of the copy's
+// values on a path on which nothing has waited is recorded (AsyncRead). Any
+// other use of the copy (passed to a function, stored elsewhere) ends the
+// following: what becomes of it there is not seen, so it is not reported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionAnalyzer.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::devplace {
+
+bool FunctionAnalyzer::nonBlocking(const CXXMemberCallExpr *MC) const {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  if (!MD)
+    return false;
+  for (unsigned I = 0; I < MD->getNumParams() && I < MC->getNumArgs(); ++I) {
+    const ParmVarDecl *P = MD->getParamDecl(I);
+    if (!P->getIdentifier() ||
+        !Api.is(ApiMatch::Parameter, P->getName(), ApiRole::NonBlockingFlag))
+      continue;
+    const Expr *Arg = MC->getArg(I);
+    bool Value = false;
+    return !isa<CXXDefaultArgExpr>(Arg) && !Arg->isValueDependent() &&
+           Arg->EvaluateAsBooleanCondition(Value, Ctx) && Value;
+  }
+  return false;
+}
+
+const Expr *FunctionAnalyzer::syncedTensor(const Expr *E, std::string *What) {
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    // Printing a tensor copies its values to the host.
+    if (OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 &&
+        classifyType(OC->getArg(1)->getType()) == DeviceCarrier::Tensor) {
+      if (What)
+        *What = "operator<<";
+      return OC->getArg(1);
+    }
+    return nullptr;
+  }
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  if (!Obj || classifyType(Obj->getType()) != DeviceCarrier::Tensor)
+    return nullptr;
+  std::string QName = qualifiedName(MC->getMethodDecl());
+  if (Api.callee(QName, ApiRole::HostSanitizer) ||
+      Api.callee(QName, ApiRole::DeviceSource))
+    return nullptr;
+  llvm::StringRef Name = methodName(MC);
+  if (Api.tensorMethod(Name, ApiRole::HostSync)) {
+    if (What)
+      *What = ("." + Name + "()").str();
+    return Obj;
+  }
+  if (!Api.tensorMethod(Name, ApiRole::MovesToArgument) &&
+      !Api.tensorMethod(Name, ApiRole::MovesToDeviceOf))
+    return nullptr;
+  // .to(kCPU): a copy to the host.
+  const Expr *DevArg = nullptr;
+  Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, true);
+  if (!Target.hasInfo() || Target.Dev || !Target.Host)
+    return nullptr;
+  if (What)
+    *What = ("." + Name + "(").str() + (DevArg ? text(DevArg) : "") + ")";
+  return Obj;
+}
+
+const CXXMemberCallExpr *FunctionAnalyzer::nonBlockingHostCopy(const Expr *E) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(stripValue(E));
+  if (!MC || !nonBlocking(MC) || !syncedTensor(MC, nullptr) ||
+      Api.tensorMethod(methodName(MC), ApiRole::HostSync))
+    return nullptr;
+  return MC;
+}
+
+const Expr *FunctionAnalyzer::valueReadOf(const Expr *E) {
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    return OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 &&
+                   classifyType(OC->getArg(1)->getType()) ==
+                       DeviceCarrier::Tensor
+               ? OC->getArg(1)
+               : nullptr;
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+  const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+  if (!Obj || classifyType(Obj->getType()) != DeviceCarrier::Tensor)
+    return nullptr;
+  llvm::StringRef N = methodName(MC);
+  bool Reads = Api.tensorMethod(N, ApiRole::PointerToMemory) ||
+               Api.tensorMethod(N, ApiRole::HostAccessor) ||
+               Api.tensorMethod(N, ApiRole::Reduction) ||
+               (Api.tensorMethod(N, ApiRole::HostSync) &&
+                !Api.tensorMethod(N, ApiRole::MovesToHost));
+  return Reads ? Obj : nullptr;
+}
+
+std::optional<PendingCopy> FunctionAnalyzer::pendingFrom(const Expr *Value) {
+  if (!Value)
+    return std::nullopt;
+  // A copy of the tensor shares its memory: the same pending copy.
+  if (const ValueDecl *K = keyOf(Value))
+    if (const PendingCopy *P = Cur->Pending.lookup(K))
+      return *P;
+  if (const CXXMemberCallExpr *Copy = nonBlockingHostCopy(Value))
+    if (Mask M =
+            deviceUnder(eval(Copy->getImplicitObjectArgument()), Cur->Reach))
+      return PendingCopy{M, Copy};
+  return std::nullopt;
+}
+
+void FunctionAnalyzer::holdPending(const ValueDecl *K,
+                                   std::optional<PendingCopy> P) {
+  if (P)
+    Cur->Pending[K] = *P;
+  else
+    Cur->Pending.erase(K);
+}
+
+bool FunctionAnalyzer::keepsPending(const DeclRefExpr *Use) const {
+  const Stmt *Cur = Use, *P = Out.Parents->getParent(Use);
+  while (P && (isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
+                   CXXBindTemporaryExpr, ExprWithCleanups>(P) ||
+               (isa<CXXConstructExpr>(P) &&
+                cast<CXXConstructExpr>(P)->getNumArgs() == 1))) {
+    Cur = P;
+    P = Out.Parents->getParent(P);
+  }
+  if (!P)
+    return false;
+  // `auto h2 = h;`, `auto &r = h;`: the variable takes the copy (or is it).
+  if (isa<DeclStmt>(P))
+    return true;
+  if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+    const auto *MC =
+        dyn_cast_or_null<CXXMemberCallExpr>(Out.Parents->getParent(ME));
+    return MC && const_cast<FunctionAnalyzer *>(this)->valueReadOf(MC);
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P))
+    return OC->getNumArgs() == 2 && OC->getArg(1) == Cur &&
+           (OC->getOperator() == OO_Equal || OC->getOperator() == OO_LessLess);
+  return false;
+}
+
+Mask FunctionAnalyzer::waitsUnder(const Expr *E, const HelperCall &Helper) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+  if (!CE && !Construct)
+    return 0;
+  if (CE && Api.callee(calleeName(CE), ApiRole::DeviceSynchronize))
+    return AllValuations;
+  // A blocking copy to the host of a tensor that may be on a device waits
+  // for its queue, and with it for the copies queued before.
+  if (const Expr *T = syncedTensor(E, nullptr)) {
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+    if (MC && nonBlocking(MC))
+      return 0;
+    Fact F = eval(T);
+    return deviceUnder(F, AllValuations) | unknownUnder(F, AllValuations);
+  }
+  const FunctionDecl *Callee =
+      CE ? CE->getDirectCallee() : Construct->getConstructor();
+  if (!Callee)
+    return AllValuations; // a call through a pointer may run anything
+  if (SM.isInSystemHeader(Callee->getLocation()) ||
+      Api.inNamespace(qualifiedName(Callee), ApiRole::LibraryNamespace)) {
+    // Library code waits for nothing itself, but may run a lambda it is
+    // given (std::for_each(…, [&](…) { … })).
+    if (CE)
+      for (const Expr *Arg : CE->arguments())
+        if (const LambdaExpr *L = lambdaOf(Arg);
+            L && !Model.inProgress(L->getCallOperator()) &&
+            Model.analyze(L->getCallOperator()).MayWait)
+          return AllValuations;
+    return 0;
+  }
+  if (Callee->isImplicit() || Callee->isDefaulted())
+    return 0;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+      M && M->isVirtual() && !M->hasAttr<FinalAttr>() &&
+      !M->getParent()->hasAttr<FinalAttr>())
+    return AllValuations; // an override elsewhere may wait
+  // The code's own function: its summary says, or, with no body to read
+  // (another file, recursion), it may.
+  if (Helper.Sum)
+    return Helper.Sum->MayWait ? AllValuations : 0;
+  const FunctionDecl *Def = nullptr;
+  if (Construct && Callee->hasBody(Def) && Def && !Def->isDependentContext() &&
+      !Model.inProgress(Def) && !SM.isInSystemHeader(Def->getLocation()))
+    return Model.analyze(Def).MayWait ? AllValuations : 0;
+  return AllValuations;
+}
+
+void FunctionAnalyzer::transferPending(const Stmt *S,
+                                       const HelperCall &Helper) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      // A reference to a variable is that variable (Aliases).
+      if (!VD || classifyType(VD->getType()) != DeviceCarrier::Tensor ||
+          (VD->getType()->isReferenceType() && VD->getInit() &&
+           keyOf(VD->getInit())))
+        continue;
+      holdPending(VD, pendingFrom(VD->getInit()));
+    }
+    return;
+  }
+  const auto *E = dyn_cast<Expr>(S);
+  if (!E)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const ValueDecl *K = keyOf(DRE);
+        K && Cur->Pending.lookup(K) && !keepsPending(DRE))
+      Cur->Pending.erase(K);
+    return;
+  }
+  const Expr *LHS = nullptr, *RHS = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Assign) {
+    LHS = BO->getLHS();
+    RHS = BO->getRHS();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+             OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+    LHS = OC->getArg(0);
+    RHS = OC->getArg(1);
+  }
+  if (LHS)
+    if (const ValueDecl *K = keyOf(LHS);
+        K && isa<VarDecl>(K) &&
+        classifyType(K->getType()) == DeviceCarrier::Tensor)
+      holdPending(K, pendingFrom(RHS));
+  Mask Waits = waitsUnder(E, Helper) & Cur->Reach;
+  if (!Waits)
+    return;
+  Out.MayWait = true;
+  llvm::SmallVector<const ValueDecl *, 2> Arrived;
+  for (auto &[K, P] : Cur->Pending)
+    if (!(P.When &= ~Waits))
+      Arrived.push_back(K);
+  for (const ValueDecl *K : Arrived)
+    Cur->Pending.erase(K);
+}
+
+void FunctionAnalyzer::observeAsyncRead(const Expr *E) {
+  const Expr *Read = valueReadOf(E);
+  if (!Read)
+    return;
+  if (const ValueDecl *K = keyOf(Read)) {
+    if (const PendingCopy *P = Cur->Pending.lookup(K);
+        P && P->When & Cur->Reach)
+      Out.AsyncReads.push_back(AsyncRead{P->Copy, Read});
+    return;
+  }
+  // Read on the spot: `d.to(kCPU, true).mean()`.
+  if (std::optional<PendingCopy> P = pendingFrom(Read))
+    Out.AsyncReads.push_back(AsyncRead{P->Copy, E});
+}
+
+} // namespace clang::devplace
