@@ -219,16 +219,7 @@ void FunctionAnalyzer::transferPending(const Stmt *S,
       Cur->Pending.erase(K);
     return;
   }
-  const Expr *LHS = nullptr, *RHS = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(E);
-      BO && BO->getOpcode() == BO_Assign) {
-    LHS = BO->getLHS();
-    RHS = BO->getRHS();
-  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-             OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
-    LHS = OC->getArg(0);
-    RHS = OC->getArg(1);
-  }
+  auto [LHS, RHS] = assignmentSides(E);
   if (LHS)
     if (const ValueDecl *K = keyOf(LHS);
         K && isa<VarDecl>(K) &&

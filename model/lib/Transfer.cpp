@@ -345,20 +345,12 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
     }
 
   // Writes to tracked variables.
-  const Expr *LHS = nullptr, *RHS = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(E);
-      BO && BO->getOpcode() == BO_Assign) {
-    LHS = BO->getLHS();
-    RHS = BO->getRHS();
-  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
-             OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
-    LHS = OC->getArg(0);
-    RHS = OC->getArg(1);
-    // Tensor::operator=(Scalar) fills in place and keeps the device.
-    if (classifyType(RHS->getType()) == DeviceCarrier::None &&
-        !splitsIntoMembers(RHS->getType()))
-      return;
-  }
+  auto [LHS, RHS] = assignmentSides(E);
+  // Tensor::operator=(Scalar) fills in place and keeps the device.
+  if (isa<CXXOperatorCallExpr>(E) && RHS &&
+      classifyType(RHS->getType()) == DeviceCarrier::None &&
+      !splitsIntoMembers(RHS->getType()))
+    return;
   if (LHS && RHS) {
     // A whole local object: `s = f(x)`, `s = other`.
     if (const VarDecl *VD = memberObjectOf(LHS)) {

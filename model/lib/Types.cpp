@@ -229,6 +229,16 @@ const Expr *stripValue(const Expr *E) {
   return E;
 }
 
+AssignmentSides assignmentSides(const Expr *E) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Assign)
+    return {BO->getLHS(), BO->getRHS()};
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+      OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+    return {OC->getArg(0), OC->getArg(1)};
+  return {};
+}
+
 bool hasErrors(const FunctionDecl *FD) {
   if (FD->isInvalidDecl())
     return true;

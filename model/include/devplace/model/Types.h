@@ -65,6 +65,13 @@ bool isDataPtrMethod(llvm::StringRef Name);
 /// temporaries and copy or move constructions.
 const Expr *stripValue(const Expr *E);
 
+/// The two sides of an assignment (`a = b`, built in or an operator=
+/// call); both null when \p E is none.
+struct AssignmentSides {
+  const Expr *LHS = nullptr, *RHS = nullptr;
+};
+AssignmentSides assignmentSides(const Expr *E);
+
 /// The callee's qualified name, or "" when there is no named callee.
 std::string calleeName(const Expr *Call);
 
