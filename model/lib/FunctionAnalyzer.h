@@ -76,6 +76,11 @@ private:
   // the range's value where it was evaluated.
   llvm::DenseMap<const VarDecl *, const VarDecl *> RangeLoopVars;
   llvm::DenseMap<const VarDecl *, Fact> RangeValues;
+  /// Loop variables of range-for loops that assign every element through
+  /// their reference: the range's old contents are gone once the loop is
+  /// done (or it had none), so the range starts the loop unknown and takes
+  /// the values written.
+  llvm::DenseSet<const VarDecl *> ReplacingLoops;
   // std::pair / std::tuple variables: one fact per element (joined over the
   // function), so that a (device, host) pair keeps its host element host.
   llvm::DenseMap<const ValueDecl *, llvm::SmallVector<Fact, 2>> Elements;
@@ -90,6 +95,15 @@ private:
   /// makes the object's members unknown: forgetValueAt).
   llvm::DenseMap<const VarDecl *, llvm::SmallVector<const VarDecl *, 2>>
       ReferencesInto;
+  /// \p Value as it is once written into an element of \p Container
+  /// (the note names the container).
+  Fact elementWritten(const ValueDecl *Container, const Expr *Value,
+                      SourceLocation Loc);
+  /// `c[i] = v`, `c.front() = v`, `m[k] = v`: one element of \p Container
+  /// is replaced, which one the model cannot tell, so what the container
+  /// held before is unknown; it also holds \p Value.
+  void replaceElement(const ValueDecl *Container, const Expr *Value,
+                      SourceLocation Loc);
   /// The object's references above become unknown.
   void forgetReferencesInto(const VarDecl *Obj);
   /// Every member of the local object \p Obj (when it keeps facts per

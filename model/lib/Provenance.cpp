@@ -52,6 +52,9 @@ std::string describe(const Step &S) {
   case Step::Inserted:
     Msg = "an element is added to " + Subject + "here";
     break;
+  case Step::ElementAssigned:
+    Msg = "an element of " + Subject + "is assigned here";
+    break;
   case Step::PointsInto:
     Msg = (Subject.empty() ? std::string("a pointer ") : Subject) +
           "points into the memory of '" + S.Detail.str() + "'";

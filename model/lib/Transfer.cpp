@@ -74,6 +74,26 @@ void FunctionAnalyzer::assign(const ValueDecl *Key, Fact F, SourceLocation Loc,
   recordOwnMember(Key, F);
 }
 
+Fact FunctionAnalyzer::elementWritten(const ValueDecl *Container,
+                                      const Expr *Value, SourceLocation Loc) {
+  Fact F = named(eval(Value), Container->getName(), Container->getType(), Loc,
+                 /*Weak=*/true, Value);
+  if (F.Dev && F.Why && F.Why->K == Step::Inserted && F.Why->Loc == Loc)
+    F.Why =
+        makeStep(Step::ElementAssigned, Loc, F.Why->Subject, "", F.Why->Prev);
+  return F;
+}
+
+void FunctionAnalyzer::replaceElement(const ValueDecl *Container,
+                                      const Expr *Value, SourceLocation Loc) {
+  Fact Written = elementWritten(Container, Value, Loc);
+  Fact &C = Cur->Vals[Container];
+  // A container with no fact holds nothing yet (`std::map<…> m;`): the
+  // element written is all it holds.
+  C = C.hasInfo() ? join(Fact::unknown(), Written) : Written;
+  recordOwnMember(Container, C);
+}
+
 void FunctionAnalyzer::recordOwnMember(const ValueDecl *Key, const Fact &F) {
   if (const auto *Field = dyn_cast<FieldDecl>(Key); Field && !DeferMemberWrites)
     Model.recordMember(Field, F);
@@ -266,6 +286,16 @@ void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
     bindElements(VD, nullptr);
     return;
   }
+  // A loop that replaces every element: its variable starts from the
+  // range's elements, recorded here, and the range holds only what the loop
+  // writes.
+  if (auto L = RangeLoopVars.find(VD);
+      L != RangeLoopVars.end() && ReplacingLoops.contains(L->second) && Init)
+    if (const ValueDecl *Range = keyOf(RangeForInits.lookup(L->second));
+        Range && classifyType(Range->getType()) == DeviceCarrier::Container) {
+      RangeValues[L->second] = eval(Init);
+      Cur->Vals[Range] = Fact::unknown();
+    }
   // A reference to a tracked variable is that variable.
   if (VD->getType()->isReferenceType() && Init) {
     if (const ValueDecl *Target = keyOf(Init)) {
@@ -405,15 +435,21 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
           VD && VD->getType()->isLValueReferenceType() &&
           !VD->getType().getNonReferenceType().isConstQualified())
         if (auto It = RangeForInits.find(VD); It != RangeForInits.end())
-          if (const ValueDecl *Range = keyOf(It->second))
-            assign(Range, eval(RHS), E->getExprLoc(), /*Weak=*/true, RHS);
+          if (const ValueDecl *Range = keyOf(It->second)) {
+            Fact &C = Cur->Vals[Range];
+            C = join(C, elementWritten(Range, RHS, E->getExprLoc()));
+            recordOwnMember(Range, C);
+          }
       // `auto &[a, b] = pair; a = …` writes the pair's element.
       if (const auto *B = dyn_cast<BindingDecl>(K))
         if (const auto *DD = dyn_cast_or_null<VarDecl>(B->getDecomposedDecl());
             DD && DD->getType()->isReferenceType() && DD->getInit())
           forgetValueAt(DD->getInit(), E->getExprLoc());
     } else if (const ValueDecl *K = containerOf(LHS)) {
-      assign(K, eval(RHS), E->getExprLoc(), true, RHS);
+      if (classifyType(K->getType()) == DeviceCarrier::Container)
+        replaceElement(K, RHS, E->getExprLoc());
+      else // `p[i] = v` writes memory that p points into: p is unchanged
+        assign(K, eval(RHS), E->getExprLoc(), /*Weak=*/true, RHS);
     }
     return;
   }

@@ -109,6 +109,65 @@ void FunctionAnalyzer::computeLiveness() {
   }
 }
 
+/// Whether \p S holds a jump that leaves an iteration of the loop around it
+/// early (`break`, `goto`, and `continue` unless \p ContinueToo is false).
+static bool jumpsOut(const Stmt *S, bool ContinueToo) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt, GotoStmt, IndirectGotoStmt>(S) ||
+      (ContinueToo && isa<ContinueStmt>(S)))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (jumpsOut(Child, ContinueToo))
+      return true;
+  return false;
+}
+
+/// Whether \p S assigns the variable \p VD (`t = …`).
+static bool assigns(const Stmt *S, const VarDecl *VD) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return false;
+  E = E->IgnoreImplicit();
+  const Expr *LHS = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Assign)
+    LHS = BO->getLHS();
+  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+           OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+    LHS = OC->getArg(0);
+  const auto *DRE =
+      LHS ? dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()) : nullptr;
+  return DRE && DRE->getDecl() == VD;
+}
+
+/// Whether every iteration of \p RF assigns its loop variable, a reference
+/// to the element (`for (auto &t : outs) t = t.cpu();`), and no iteration
+/// leaves the loop before every element had its turn: then, once the loop
+/// is done, no element holds what it held before.
+static bool replacesEveryElement(const CXXForRangeStmt *RF) {
+  const VarDecl *Var = RF->getLoopVariable();
+  if (!Var->getType()->isLValueReferenceType() ||
+      Var->getType().getNonReferenceType().isConstQualified())
+    return false;
+  const Stmt *Body = RF->getBody();
+  llvm::ArrayRef<Stmt *> Stmts;
+  Stmt *One[] = {const_cast<Stmt *>(Body)};
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+    Stmts = llvm::ArrayRef(CS->body_begin(), CS->body_end());
+  else
+    Stmts = One;
+  bool Written = false;
+  for (const Stmt *S : Stmts) {
+    // Before the write, a `continue` skips it; after, only leaving the loop
+    // matters.
+    if (jumpsOut(S, /*ContinueToo=*/!Written))
+      return false;
+    Written |= assigns(S, Var);
+  }
+  return Written;
+}
+
 void FunctionAnalyzer::findStructure() {
   // Range-for loop variables take the device of the range; conditional
   // operators' arms are remembered.
@@ -122,8 +181,11 @@ void FunctionAnalyzer::findStructure() {
         FA->MapEntries.insert(RF->getLoopVariable());
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(RF->getRangeStmt());
           DS && DS->isSingleDecl())
-        if (const auto *Range = dyn_cast<VarDecl>(DS->getSingleDecl()))
+        if (const auto *Range = dyn_cast<VarDecl>(DS->getSingleDecl())) {
           FA->RangeLoopVars[Range] = RF->getLoopVariable();
+          if (replacesEveryElement(RF))
+            FA->ReplacingLoops.insert(RF->getLoopVariable());
+        }
       return true;
     }
     bool VisitAbstractConditionalOperator(AbstractConditionalOperator *CO) {

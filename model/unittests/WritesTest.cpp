@@ -98,5 +98,35 @@ void f(const torch::Tensor &x) {
   EXPECT_EQ(Lines[12].Values["u"].Dev, 0u);
 }
 
+TEST(Writes, AnElementReplacedLeavesTheOthersUnknown) {
+  TestAST AST(R"cpp(
+#include <vector>
+void f(const torch::Tensor &x) {
+  std::vector<torch::Tensor> v{x.cuda(), x.cuda()};
+  v[0] = v[0].cpu();
+  std::vector<torch::Tensor> w{x.cpu()};
+  w[0] = w[0].cuda();
+  std::vector<torch::Tensor> outs{x.cuda(), x.cuda()};
+  for (auto &t : outs)
+    t = t.cpu();
+  (void)v; (void)w; (void)outs;
+}
+)cpp");
+  auto Lines = AST.trace("f");
+  EXPECT_EQ(Lines[4].Values["v"].Dev, AllValuations);
+  // Which element was replaced is not told: the others are unknown, and
+  // the one written is on the host.
+  EXPECT_EQ(Lines[5].Values["v"].Dev, 0u);
+  EXPECT_TRUE(Lines[5].Values["v"].Unknown);
+  EXPECT_EQ(Lines[5].Values["v"].Host, AllValuations);
+  // A device written into a host container is seen.
+  EXPECT_EQ(Lines[7].Values["w"].Dev, AllValuations);
+  // A loop that assigns every element through its reference leaves none
+  // of the old ones: after it, no element is on a device.
+  EXPECT_EQ(Lines[8].Values["outs"].Dev, AllValuations);
+  EXPECT_EQ(Lines[11].Values["outs"].Dev, 0u);
+  EXPECT_EQ(Lines[11].Values["outs"].Host, AllValuations);
+}
+
 } // namespace
 } // namespace clang::devplace::test

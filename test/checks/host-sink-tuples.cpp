@@ -52,18 +52,18 @@ float maps(const std::string &key) {
   float total = metrics.at(key).data_ptr<float>()[0];
   // CHECK: :[[@LINE-1]]:33: warning: 'metrics.at(key)' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
   // CHECK: :[[@LINE-3]]:37: note: the tensor is moved to a CUDA device here
-  // CHECK: :[[@LINE-4]]:18: note: an element is added to 'metrics' here
+  // CHECK: :[[@LINE-4]]:18: note: an element of 'metrics' is assigned here
   for (const auto &kv : metrics)
     total += kv.second.data_ptr<float>()[0];
     // CHECK: :[[@LINE-1]]:24: warning: 'kv.second' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
     // CHECK: :[[@LINE-8]]:37: note: the tensor is moved to a CUDA device here
-    // CHECK: :[[@LINE-9]]:18: note: an element is added to 'metrics' here
+    // CHECK: :[[@LINE-9]]:18: note: an element of 'metrics' is assigned here
     // CHECK: :[[@LINE-5]]:20: note: 'kv' is assigned here
   for (const auto &[name, value] : metrics)
     total += value.data_ptr<float>()[0];
     // CHECK: :[[@LINE-1]]:20: warning: 'value' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
     // CHECK: :[[@LINE-14]]:37: note: the tensor is moved to a CUDA device here
-    // CHECK: :[[@LINE-15]]:18: note: an element is added to 'metrics' here
+    // CHECK: :[[@LINE-15]]:18: note: an element of 'metrics' is assigned here
     // CHECK: :[[@LINE-5]]:20: note: is assigned here
     // CHECK: :[[@LINE-6]]:27: note: 'value' is assigned here
   return total;

@@ -123,7 +123,53 @@ float range_for_reference(std::vector<torch::Tensor> batch) {
   return batch[0].data_ptr<float>()[0];
   // CHECK: :[[@LINE-1]]:19: warning: 'batch[0]' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
   // CHECK: :[[@LINE-3]]:11: note: 't' is moved to a CUDA device here
-  // CHECK: :[[@LINE-4]]:7: note: an element is added to 'batch' here
+  // CHECK: :[[@LINE-4]]:7: note: an element of 'batch' is assigned here
+}
+
+float range_for_moves_every_element_back(const torch::Tensor &x) {
+  std::vector<torch::Tensor> outs{x.cuda(), x.cuda() * 2};
+  for (auto &t : outs)
+    t = t.cpu();
+  return outs[0].data_ptr<float>()[0];
+}
+
+float range_for_stops_early(const torch::Tensor &x, int n) {
+  std::vector<torch::Tensor> outs{x.cuda(), x.cuda() * 2};
+  for (auto &t : outs) {
+    t = t.cpu();
+    if (--n == 0)
+      break; // the elements after it stay on the device
+  }
+  return outs[1].data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:18: warning: 'outs[1]' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-8]]:37: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-9]]:30: note: 'outs' is assigned here
+}
+
+float range_for_moves_some_back(const torch::Tensor &x) {
+  std::vector<torch::Tensor> outs{x.cuda(), x.cuda() * 2};
+  for (auto &t : outs)
+    if (t.dim() > 1)
+      t = t.cpu();
+  return outs[0].data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:18: warning: 'outs[0]' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-6]]:37: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-7]]:30: note: 'outs' is assigned here
+}
+
+float element_moved_back(const torch::Tensor &x) {
+  std::vector<torch::Tensor> v{x.cuda()};
+  v[0] = v[0].cpu(); // which element is not followed: the others are unknown
+  return v[0].data_ptr<float>()[0];
+}
+
+float element_moved_to_the_device(const torch::Tensor &x) {
+  std::vector<torch::Tensor> v{x.cpu()};
+  v[0] = v[0].cuda();
+  return v[0].data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:15: warning: 'v[0]' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:15: note: the tensor is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:8: note: an element of 'v' is assigned here
 }
 
 float range_for_copy(std::vector<torch::Tensor> batch) {

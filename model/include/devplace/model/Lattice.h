@@ -40,10 +40,11 @@ struct Step {
     CreatedOn,      ///< a factory with device options
     Assigned,       ///< a variable takes the value
     Inserted,       ///< the value is added to a container
-    PointsInto,     ///< a raw pointer into the tensor's memory
-    Returned,       ///< the result of a call
-    MovedByCall,    ///< a helper moved a variable passed by reference
-    UnknownOrigin,  ///< a parameter or field whose device is not known
+    ElementAssigned, ///< the value replaces an element of a container
+    PointsInto,      ///< a raw pointer into the tensor's memory
+    Returned,        ///< the result of a call
+    MovedByCall,     ///< a helper moved a variable passed by reference
+    UnknownOrigin,   ///< a parameter or field whose device is not known
   };
   Kind K;
   SourceLocation Loc;
