@@ -27,6 +27,19 @@
 //            an array element), for spelling it as an object and references
 //   top      where the file's first declaration begins, for wrapping the
 //            file's code in a namespace
+//   moves    each free function defined at namespace scope that can be
+//            called before its definition (not a template, its return
+//            type not deduced, not constexpr): where its definition
+//            begins, where its body begins and ends, the ranges of its
+//            default arguments (`= e`) and the namespaces around it, for
+//            leaving a declaration in its place and defining it at the end
+//            of the file
+//   extracts each call argument that is a tensor made by a call
+//            (`f(x.cuda())`), in a statement of one line directly in a
+//            block, reached only through values that hold no pointer into
+//            it (tensors, numbers, nothing) and through no branch (`?:`,
+//            `&&`, `||`, a lambda): its range and where its statement
+//            begins, for computing it into a local before the statement
 //
 // Exit status 1 when FILE does not compile: the harness analyses only
 // programs that compile.
@@ -53,7 +66,7 @@ namespace {
 struct Sites : RecursiveASTVisitor<Sites> {
   ASTContext &Ctx;
   SourceManager &SM;
-  llvm::json::Array Bodies, Decls, Params, Bindings;
+  llvm::json::Array Bodies, Decls, Params, Bindings, Moves, Extracts;
   /// Keyed by declaration; the harness orders them by their first site.
   std::map<const VarDecl *, std::vector<unsigned>> Locals;
 
@@ -90,6 +103,7 @@ struct Sites : RecursiveASTVisitor<Sites> {
     if (!Begin || !End || *End < *Begin)
       return true;
     collectParams(FD);
+    collectMove(FD, *Begin, *End);
     Bodies.push_back(llvm::json::Object{
         {"name", FD->getQualifiedNameAsString()},
         {"begin", *Begin},
@@ -159,8 +173,8 @@ struct Sites : RecursiveASTVisitor<Sites> {
         for (const DynTypedNode &PP : Ctx.getParents(*DS))
           Alone |= PP.get<CompoundStmt>() != nullptr;
     std::optional<unsigned> LSquare = offset(DD->getLocation());
-    auto RSquare = Lexer::findNextToken(
-        DD->bindings().back()->getLocation(), SM, Ctx.getLangOpts());
+    auto RSquare = Lexer::findNextToken(DD->bindings().back()->getLocation(),
+                                        SM, Ctx.getLangOpts());
     if (!Alone || !LSquare || !RSquare || !RSquare->is(tok::r_square))
       return true;
     std::optional<unsigned> End = offset(RSquare->getEndLoc());
@@ -223,6 +237,147 @@ struct Sites : RecursiveASTVisitor<Sites> {
     }
   }
 
+  /// The namespaces around \p FD, outermost first ("" for an anonymous
+  /// one), or nothing when something other than a namespace encloses it.
+  static std::optional<std::vector<std::string>>
+  namespacesAround(const FunctionDecl *FD) {
+    std::vector<std::string> Names;
+    if (FD->getLexicalDeclContext() != FD->getDeclContext())
+      return std::nullopt; // a friend defined in its class
+    for (const DeclContext *DC = FD->getDeclContext(); !DC->isTranslationUnit();
+         DC = DC->getParent()) {
+      const auto *NS = dyn_cast<NamespaceDecl>(DC);
+      if (!NS || NS->isInline())
+        return std::nullopt; // extern "C", a class, an inline namespace
+      Names.insert(Names.begin(), NS->getName().str());
+    }
+    return Names;
+  }
+
+  void collectMove(const FunctionDecl *FD, unsigned BodyBegin,
+                   unsigned BodyEnd) {
+    if (isa<CXXMethodDecl>(FD) || FD->isOutOfLine() || FD->isTemplated() ||
+        FD->getTemplateSpecializationKind() != TSK_Undeclared ||
+        FD->isConstexpr() || FD->isMain() ||
+        FD->getReturnType()->getContainedDeducedType())
+      return;
+    std::optional<std::vector<std::string>> Namespaces = namespacesAround(FD);
+    std::optional<unsigned> Begin = offset(FD->getOuterLocStart());
+    if (!Namespaces || !Begin || *Begin >= BodyBegin)
+      return;
+    llvm::json::Array Defaults;
+    for (const ParmVarDecl *P : FD->parameters()) {
+      if (!P->hasDefaultArg() || P->hasInheritedDefaultArg())
+        continue;
+      std::optional<unsigned> Arg = offset(P->getDefaultArgRange().getBegin());
+      std::optional<unsigned> End = offset(Lexer::getLocForEndOfToken(
+          P->getDefaultArgRange().getEnd(), 0, SM, Ctx.getLangOpts()));
+      std::optional<unsigned> Name = offset(P->getLocation());
+      if (!Arg || !End || !Name)
+        return;
+      // The `=` before the argument, after the parameter's name.
+      unsigned Eq = *Arg;
+      while (Eq > *Name && data(Eq - 1) != '=')
+        --Eq;
+      if (Eq == *Name)
+        return;
+      Defaults.push_back(llvm::json::Array{Eq - 1, *End});
+    }
+    llvm::json::Array NS;
+    for (std::string &N : *Namespaces)
+      NS.push_back(std::move(N));
+    Moves.push_back(llvm::json::Object{
+        {"name", FD->getQualifiedNameAsString()},
+        {"begin", *Begin},
+        {"body", BodyBegin},
+        {"end", BodyEnd + 1},
+        {"defaults", std::move(Defaults)},
+        {"namespaces", std::move(NS)},
+        {"line", SM.getSpellingLineNumber(FD->getOuterLocStart())},
+    });
+  }
+
+  /// Whether \p T holds no pointer into a tensor it was computed from:
+  /// a tensor (it owns a reference), a number, or nothing.
+  static bool holdsNoPointer(QualType T) {
+    T = T.getNonReferenceType().getCanonicalType();
+    if (T->isVoidType() || T->isArithmeticType() || T->isEnumeralType())
+      return true;
+    const auto *RD = T->getAsCXXRecordDecl();
+    return RD && RD->getQualifiedNameAsString() == "at::Tensor";
+  }
+
+  /// The statement around \p S: for a variable's initialiser, the
+  /// declaration statement.
+  const Stmt *parentOf(const Stmt *S) const {
+    auto Parents = Ctx.getParents(*S);
+    if (Parents.size() != 1)
+      return nullptr;
+    if (const auto *VD = Parents[0].get<VarDecl>()) {
+      auto Up = Ctx.getParents(*VD);
+      return Up.size() == 1 ? Up[0].get<DeclStmt>() : nullptr;
+    }
+    return Parents[0].get<Stmt>();
+  }
+
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isa<CXXOperatorCallExpr>(Call))
+      return true;
+    for (const Expr *A : Call->arguments()) {
+      const Expr *Arg = A->IgnoreImplicit();
+      if (!isa<CallExpr>(Arg) || !Arg->isPRValue() ||
+          !Arg->getType()->getAsCXXRecordDecl() ||
+          !holdsNoPointer(Arg->getType()))
+        continue; // not a tensor computed by a call
+      // Up to the statement: values that keep no pointer into the local,
+      // no branch that might not compute it, and no lambda.
+      const Stmt *S = Call, *Child = Call;
+      bool Fine = holdsNoPointer(Call->getType());
+      while (Fine && (S = parentOf(Child)) && !isa<CompoundStmt>(S)) {
+        if (isa<DeclStmt>(S))
+          break;
+        const auto *E = dyn_cast<Expr>(S);
+        const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
+        Fine = E &&
+               !isa<AbstractConditionalOperator, LambdaExpr, StmtExpr>(E) &&
+               !(BO && (BO->isLogicalOp() || BO->isCommaOp())) &&
+               (isa<ImplicitCastExpr, MaterializeTemporaryExpr,
+                    CXXBindTemporaryExpr, ExprWithCleanups>(E) ||
+                holdsNoPointer(E->getType()));
+        Child = S;
+      }
+      if (!Fine || !S)
+        continue;
+      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+        const auto *VD = DS->isSingleDecl()
+                             ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                             : nullptr;
+        if (!VD || VD->getType()->isReferenceType() ||
+            !holdsNoPointer(VD->getType()) || !parentOf(DS) ||
+            !isa<CompoundStmt>(parentOf(DS)))
+          continue;
+        Child = DS;
+      } else if (!isa<Expr>(Child)) {
+        continue; // an if, a loop, a return: not a statement of its own
+      }
+      std::optional<unsigned> StmtBegin = offset(Child->getBeginLoc());
+      std::optional<unsigned> Begin = offset(Arg->getBeginLoc());
+      std::optional<unsigned> End = offset(Lexer::getLocForEndOfToken(
+          Arg->getEndLoc(), 0, SM, Ctx.getLangOpts()));
+      if (!StmtBegin || !Begin || !End || *End <= *Begin ||
+          SM.getSpellingLineNumber(Child->getBeginLoc()) !=
+              SM.getSpellingLineNumber(Child->getEndLoc()))
+        continue;
+      Extracts.push_back(llvm::json::Object{
+          {"stmt", *StmtBegin},
+          {"begin", *Begin},
+          {"end", *End},
+          {"line", SM.getSpellingLineNumber(Arg->getBeginLoc())},
+      });
+    }
+    return true;
+  }
+
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()); VD && isLocal(VD))
       if (std::optional<unsigned> O = offset(DRE->getLocation()))
@@ -263,6 +418,8 @@ int main(int argc, char **argv) {
                       {"decls", std::move(S.Decls)},
                       {"params", std::move(S.Params)},
                       {"bindings", std::move(S.Bindings)},
+                      {"moves", std::move(S.Moves)},
+                      {"extracts", std::move(S.Extracts)},
                       {"top", Top ? llvm::json::Value(*Top) : nullptr},
                       {"locals", std::move(Locals)}})
                << "\n";

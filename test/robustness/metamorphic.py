@@ -29,6 +29,14 @@ program's structure, not its text), makes variants, keeps those that compile
     namespace   the file's code (after its leading includes) wrapped in a
                 namespace: the same findings, the namespace's name left out
                 of their messages
+    moved:F     a free function F left as a declaration where it was (its
+                body's lines blank) and defined at the end of the file, below
+                every use, in the same namespaces: the same findings, those
+                in the moved definition compared at the lines they came from
+    extract:L:C the tensor argument computed by a call at line L, column C
+                (`f(x.cuda())`) computed into a local just before its
+                statement, on the same line (`auto e = x.cuda(); f(e);`):
+                the same findings, the local's name read as the expression
 
 A rewrite keeps every line where it was (a removed body leaves its line
 breaks), so findings are compared by line, check and message (all devplace
@@ -117,10 +125,17 @@ def blank(text):
     return "\n" * text.count("\n")
 
 
+Variant = collections.namedtuple("Variant", "name prop text ranges renaming moved",
+                                 defaults=([], None, None))
+Variant.__doc__ = """A rewrite: its name, the property it checks ("subset" or
+"same"), its text, the line ranges whose findings are not compared (a removed
+body), a renaming (pattern, replacement) that maps the variant's messages back
+to the original's, and for a moved definition (first line, last line, line it
+came from)."""
+
+
 def variants(text, sites):
-    """(name, property, new text, removed line ranges, renaming), where
-    renaming is (pattern, replacement) that maps the variant's messages back
-    to the original's."""
+    """Every Variant of \\p text that \\p sites allows."""
     data = text.encode()
     line_of = lambda off: data[:off].count(b"\n") + 1
     bodies = sites["bodies"]
@@ -140,10 +155,10 @@ def variants(text, sites):
 
     for b in bodies:
         new, ranges = strip([b])
-        yield ("strip:%s@%d" % (b["name"], b["line"]), "subset", new, ranges, None)
+        yield Variant("strip:%s@%d" % (b["name"], b["line"]), "subset", new, ranges)
     if len(bodies) > 1:
         new, ranges = strip(bodies)
-        yield ("strip-all", "subset", new, ranges, None)
+        yield Variant("strip-all", "subset", new, ranges)
     # In the order of the program text, so that a seed picks the same sample.
     for v in sorted(sites["locals"], key=lambda v: (min(v["sites"]), v["name"])):
         new_name = v["name"] + "_mm"
@@ -157,20 +172,20 @@ def variants(text, sites):
             last = off + len(v["name"].encode())
         else:
             out.append(data[last:])
-            yield ("rename:%s:%s" % (v["function"], v["name"]), "same", b"".join(out).decode(), [],
-                   (r"\b%s\b" % re.escape(new_name), v["name"]))
-    yield ("unrelated", "same", text + UNRELATED, [], None)
+            yield Variant("rename:%s:%s" % (v["function"], v["name"]), "same",
+                          b"".join(out).decode(), [], (r"\b%s\b" % re.escape(new_name), v["name"]))
+    yield Variant("unrelated", "same", text + UNRELATED)
     for d in sorted(sites.get("decls", []), key=lambda d: d["begin"]):
         # The line breaks of what is replaced stay, so every line stays put.
         split = "%s %s; %s = %s" % (d["type"], d["name"], d["name"],
                                      blank(data[d["begin"]:d["init"]].decode()))
-        yield ("split:%s@%d" % (d["name"], d["line"]), "same",
-               (data[:d["begin"]] + split.encode() + data[d["init"]:]).decode(), [], None)
+        yield Variant("split:%s@%d" % (d["name"], d["line"]), "same",
+                      (data[:d["begin"]] + split.encode() + data[d["init"]:]).decode())
     for p in sorted(sites.get("params", []), key=lambda p: p["begin"]):
         kept = blank(data[p["begin"]:p["end"]].decode())
-        yield ("byvalue:%s:%s" % (p["function"], p["name"]), "same",
-               (data[:p["begin"]] + (p["type"] + " " + kept).encode() + data[p["end"]:]).decode(),
-               [], None)
+        yield Variant("byvalue:%s:%s" % (p["function"], p["name"]), "same",
+                      (data[:p["begin"]] + (p["type"] + " " + kept).encode()
+                       + data[p["end"]:]).decode())
     for b in sorted(sites.get("bindings", []), key=lambda b: b["begin"]):
         obj = "devplace_mm_r%d" % b["begin"]
         refs = "".join(" auto &%s = %s;" % (x["name"], "%s(%s)" % (x["of"], obj)
@@ -192,12 +207,35 @@ def variants(text, sites):
         kept = blank(data[b["begin"]:b["end"]].decode())
         new = (data[:b["begin"]] + obj.encode() + kept.encode() + data[b["end"]:end]
                + refs.encode() + data[end:]).decode()
-        yield ("unbind:%d" % b["line"], "same", new, [], (r"\b%s\b" % obj, ""))
+        yield Variant("unbind:%d" % b["line"], "same", new, [], (r"\b%s\b" % obj, ""))
     if sites.get("top") is not None:
         top = sites["top"]
         wrapped = (data[:top] + ("namespace %s { " % NAMESPACE).encode() + data[top:]
                    + b"\n}\n").decode()
-        yield ("namespace", "same", wrapped, [], (r"\b%s::" % NAMESPACE, ""))
+        yield Variant("namespace", "same", wrapped, [], (r"\b%s::" % NAMESPACE, ""))
+    for m in sorted(sites.get("moves", []), key=lambda m: m["begin"]):
+        definition, last = [], m["begin"]
+        for a, b in m["defaults"]:  # the declaration left in place keeps them
+            definition += [data[last:a], blank(data[a:b].decode()).encode()]
+            last = b
+        definition.append(data[last:m["end"]])
+        head = (text if text.endswith("\n") else text + "\n").encode()
+        kept = data[:m["body"]] + b";" + blank(data[m["body"]:m["end"]].decode()).encode()
+        head = kept + head[m["end"]:]
+        opening = "".join("namespace %s { " % n for n in m["namespaces"]).encode()
+        first = (head + opening).count(b"\n") + 1
+        moved = b"".join(definition)
+        new = head + opening + moved + b" }" * len(m["namespaces"]) + b"\n"
+        yield Variant("moved:%s@%d" % (m["name"], m["line"]), "same", new.decode(),
+                      moved=(first, first + moved.count(b"\n"), line_of(m["begin"])))
+    for x in sorted(sites.get("extracts", []), key=lambda x: x["begin"]):
+        name = "devplace_mm_e%d" % x["begin"]
+        expr = data[x["begin"]:x["end"]]
+        new = (data[:x["stmt"]] + b"auto " + name.encode() + b" = " + expr + b"; "
+               + data[x["stmt"]:x["begin"]] + name.encode() + data[x["end"]:])
+        column = x["begin"] - data.rfind(b"\n", 0, x["begin"])
+        yield Variant("extract:%d:%d" % (x["line"], column), "same", new.decode(), [],
+                      (r"\b%s\b" % name, expr.decode()))
 
 
 def outside(counter, ranges):
@@ -207,7 +245,7 @@ def outside(counter, ranges):
 
 def check(args, item):
     """Runs one variant; returns (status, text to print)."""
-    path, flags, cwd, original, (name, prop, new, ranges, renaming) = item
+    path, flags, cwd, original, (name, prop, new, ranges, renaming, moved) = item
     d = tempfile.mkdtemp(prefix="devplace-metamorphic-")
     try:
         vpath = os.path.join(d, os.path.basename(path))
@@ -224,7 +262,11 @@ def check(args, item):
             return "violation", "%s %s: devplace failed on the variant\n" % (path, name)
         if renaming:
             pattern, replacement = renaming
-            got = collections.Counter({(l, c, re.sub(pattern, replacement, m)): n
+            got = collections.Counter({(l, c, re.sub(pattern, lambda _: replacement, m)): n
+                                       for (l, c, m), n in got.items()})
+        if moved:
+            first, last, origin = moved
+            got = collections.Counter({(origin + l - first if first <= l <= last else l, c, m): n
                                        for (l, c, m), n in got.items()})
         if prop == "subset":
             extra = outside(got, ranges) - outside(original, ranges)
@@ -283,13 +325,13 @@ def main():
         text = open(path).read()
         files += 1
         for v in variants(text, json.loads(r.stdout)):
-            if not args.variants or any(fnmatch.fnmatch(v[0], g) for g in args.variants):
+            if not args.variants or any(fnmatch.fnmatch(v.name, g) for g in args.variants):
                 work.append((path, flags, cwd, v))
     if not args.all:
         random.Random(args.seed).shuffle(work)
         work = work[:args.sample]
     if args.count:
-        for kind, n in sorted(collections.Counter(v[0].split(":")[0].split("@")[0]
+        for kind, n in sorted(collections.Counter(v.name.split(":")[0].split("@")[0]
                                                    for _, _, _, v in work).items()):
             print("%6d %s" % (n, kind))
         print("metamorphic: %d variants of %d inputs" % (len(work), files))
