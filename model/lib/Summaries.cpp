@@ -255,6 +255,14 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E, bool Summarised) {
       return;
     }
   }
+  if (Callee && Api.is(ApiMatch::Function, Name, ApiRole::ExchangesArgument))
+    // std::exchange(a, b): a takes b's value.
+    if (const ValueDecl *A = keyOf(ArgOf(0));
+        A && ArgOf(1) && classifyType(A->getType()) != DeviceCarrier::None) {
+      assign(A, eval(ArgOf(1)), CE->getExprLoc(), /*Weak=*/false, ArgOf(1));
+      forgetElements(A);
+      return;
+    }
   const FunctionProtoType *Proto = nullptr;
   if (!Callee)
     if (QualType T = CE->getCallee()->getType(); !T.isNull()) {

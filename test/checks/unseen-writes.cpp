@@ -1,9 +1,9 @@
 // Writes the analysis cannot see make a value unknown, never host; writes
 // through another name for a value (a structured binding, a range-for
-// reference, a pointer, std::swap) reach the value. Each shape has a
-// positive, where the write is seen and reaches a host read or a mismatch,
-// and a silent twin, where the callee is not known or the write moves the
-// tensor back.
+// reference, a pointer, std::swap, std::exchange, an element) reach the
+// value. Each shape has a positive, where the write is seen and reaches a
+// host read or a mismatch, and a silent twin, where the callee is not known
+// or the write moves the tensor back.
 // RUN: %tidy_load --checks='-*,devplace-device-mismatch,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 // RUN: not %devplace --checks='-*,devplace-device-mismatch,devplace-host-sink' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
 #include <torch/torch.h>
@@ -182,6 +182,20 @@ float pointer_to_local(const torch::Tensor &x) {
   torch::Tensor t = x.cuda();
   torch::Tensor *p = &t;
   *p = p->cpu();
+  return t.data_ptr<float>()[0];
+}
+
+float exchanged(const torch::Tensor &x) {
+  torch::Tensor t = x.cpu();
+  torch::Tensor old = std::exchange(t, x.cuda());
+  return t.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:42: note: 't' is moved to a CUDA device here
+}
+
+float exchanged_back(const torch::Tensor &x) {
+  torch::Tensor t = x.cuda();
+  torch::Tensor old = std::exchange(t, x.cpu());
   return t.data_ptr<float>()[0];
 }
 
