@@ -64,7 +64,7 @@ const Expr *FunctionAnalyzer::onlyAssignedValue(const VarDecl *VD) const {
     OnlyAssigned = std::move(S.Out);
   }
   // Its address taken, a pointer may assign it another.
-  return AddressTaken.count(VD) ? nullptr : OnlyAssigned->lookup(VD);
+  return Storage.addressTaken(VD) ? nullptr : OnlyAssigned->lookup(VD);
 }
 
 const Step *FunctionAnalyzer::makeStep(Step::Kind K, SourceLocation Loc,

@@ -8,6 +8,8 @@
 //                     output, lambdas
 //   Conditions.cpp    atoms and branch conditions
 //   Summaries.cpp     callees, by-reference parameters, members, captures
+//   Places.cpp        where values live and the names that reach them,
+//                     read from the body before the flow
 //   Objects.cpp       local objects of plain classes, member by member, and
 //                     the members methods change
 //   PendingCopies.cpp asynchronous host copies, what waits for the device
@@ -19,6 +21,7 @@
 #define DEVPLACE_MODEL_FUNCTIONANALYZER_H
 
 #include "Conditions.h"
+#include "Places.h"
 #include "State.h"
 #include "devplace/model/DeviceModel.h"
 #include "devplace/model/Questions.h"
@@ -37,7 +40,8 @@ public:
                    FunctionFacts &Out,
                    std::optional<TraceFn> Trace = std::nullopt)
       : Model(Model), Api(Model.api()), Ctx(Model.context()),
-        SM(Ctx.getSourceManager()), FD(FD), Out(Out), Trace(Trace) {}
+        SM(Ctx.getSourceManager()), FD(FD), Out(Out), Trace(Trace),
+        Storage(Model) {}
 
   void run();
 
@@ -71,30 +75,14 @@ private:
   void finish(const State &Exit);
 
   MutationScanner Mutations;
-  llvm::DenseMap<const VarDecl *, const Expr *> RangeForInits;
-  // The hidden __range variable of each range-for, to its loop variable, and
-  // the range's value where it was evaluated.
-  llvm::DenseMap<const VarDecl *, const VarDecl *> RangeLoopVars;
+  /// Where the body's values live and the names that reach them.
+  Places Storage;
+  // The range's value where each range-for (by its loop variable) evaluated
+  // it.
   llvm::DenseMap<const VarDecl *, Fact> RangeValues;
-  /// Loop variables of range-for loops that assign every element through
-  /// their reference: the range's old contents are gone once the loop is
-  /// done (or it had none), so the range starts the loop unknown and takes
-  /// the values written.
-  llvm::DenseSet<const VarDecl *> ReplacingLoops;
   // std::pair / std::tuple variables: one fact per element (joined over the
   // function), so that a (device, host) pair keeps its host element host.
   llvm::DenseMap<const ValueDecl *, llvm::SmallVector<Fact, 2>> Elements;
-  // Local objects of plain structs with tensor members (`Stats s{…}`,
-  // `Output o = f(x)`) whose members change only by assignment here: never
-  // passed by non-const reference or pointer, nor to a non-const method.
-  // Each keeps a fact per member in the state (State::Members).
-  llvm::DenseSet<const VarDecl *> MemberObjects;
-  /// Per object of MemberObjects, the local references bound to its members
-  /// (`auto &m = r.main;`): each holds a copy of the member's fact, and a
-  /// write to the object makes them unknown (a write through one of them
-  /// makes the object's members unknown: forgetValueAt).
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const VarDecl *, 2>>
-      ReferencesInto;
   /// \p Value as it is once written into an element of \p Container
   /// (the note names the container).
   Fact elementWritten(const ValueDecl *Container, const Expr *Value,
@@ -110,17 +98,6 @@ private:
   /// member) and every reference into it is unknown: a write reached it
   /// that the model cannot place.
   void forgetMembers(const VarDecl *Obj);
-  // Calls that may change such an object (passed by non-const reference or
-  // pointer, a non-const method): its members are unknown after them.
-  llvm::DenseMap<const Expr *, llvm::SmallVector<const VarDecl *, 1>> Clobbers;
-  // Loop variables that iterate a map: `.second` is one of its values.
-  llvm::DenseSet<const VarDecl *> MapEntries;
-  llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
-  llvm::DenseSet<const ValueDecl *> AliasTargets;
-  /// Tracked values whose address the function takes (`&t`): which one a
-  /// pointer reaches is not followed, so a write through a pointer may
-  /// change any of them.
-  llvm::DenseSet<const ValueDecl *> AddressTaken;
   // Arms of conditional operators, and their values where they ran.
   llvm::DenseSet<const Expr *> Arms;
   llvm::DenseMap<const Expr *, Fact> ArmFacts;
@@ -132,10 +109,9 @@ private:
   // Hides the free function: member code classifies through the memo.
   DeviceCarrier classifyType(QualType T) { return Model.classify(T); }
   bool isTupleLike(QualType T) const;
-  /// A plain struct of this code with members whose device the model
-  /// follows (tensors, devices, containers of them), and no base classes:
-  /// its objects, and functions returning it, keep a fact per member.
-  bool splitsIntoMembers(QualType T);
+  bool splitsIntoMembers(QualType T) const {
+    return Storage.splitsIntoMembers(T);
+  }
   /// The lambda \p Fn is: a lambda expression, or a local variable (`auto`
   /// or std::function) that holds one lambda all its life; else null.
   const LambdaExpr *lambdaOf(const Expr *Fn) const;
@@ -144,8 +120,9 @@ private:
   const Expr *onlyAssignedValue(const VarDecl *VD) const;
   mutable std::optional<llvm::DenseMap<const VarDecl *, const Expr *>>
       OnlyAssigned;
-  /// A member whose device gets a fact of its own in a local object.
-  bool hasMemberFact(const FieldDecl *Field);
+  bool hasMemberFact(const FieldDecl *Field) const {
+    return Storage.hasMemberPlace(Field);
+  }
   /// The class of method \p M when its members are symbolic in M's
   /// analysis (a non-static method of a class that splitsIntoMembers).
   const CXXRecordDecl *objectClass(const FunctionDecl *M);
@@ -199,8 +176,7 @@ private:
   llvm::StringRef whenText();
   std::string text(const Expr *E) const { return exprText(E, Ctx); }
   const ValueDecl *canonical(const ValueDecl *D) const {
-    auto It = Aliases.find(D);
-    return It == Aliases.end() ? D : It->second;
+    return Storage.canonical(D);
   }
   /// The variable or this-field an lvalue expression names, if any.
   const ValueDecl *keyOf(const Expr *E) const;

@@ -16,31 +16,6 @@
 
 namespace clang::devplace {
 
-bool FunctionAnalyzer::hasMemberFact(const FieldDecl *Field) {
-  // A module member moves with its own calls; a pointer is tracked only
-  // where it is taken.
-  DeviceCarrier C = classifyType(Field->getType());
-  return C != DeviceCarrier::None && C != DeviceCarrier::Pointer &&
-         C != DeviceCarrier::Module;
-}
-
-bool FunctionAnalyzer::splitsIntoMembers(QualType T) {
-  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  RD = RD ? RD->getDefinition() : nullptr;
-  // Bases would come first in a braced initialiser (and unnamed bit-fields
-  // have no initialiser), breaking the correspondence of initialisers and
-  // fields; library classes have invariants of their own.
-  if (!RD || RD->isLambda() || RD->isUnion() || RD->getNumBases() ||
-      SM.isInSystemHeader(RD->getLocation()) ||
-      classifyType(T) != DeviceCarrier::None ||
-      llvm::any_of(RD->fields(), [](const FieldDecl *F) {
-        return F->isBitField() && !F->getDeclName();
-      }))
-    return false;
-  return llvm::any_of(RD->fields(),
-                      [&](const FieldDecl *F) { return hasMemberFact(F); });
-}
-
 const CXXRecordDecl *FunctionAnalyzer::objectClass(const FunctionDecl *M) {
   const auto *MD = dyn_cast<CXXMethodDecl>(M);
   if (!MD || MD->isStatic() || isa<CXXConstructorDecl>(MD) ||
@@ -144,7 +119,7 @@ FunctionAnalyzer::memberBits(const FunctionDecl *M) {
 const VarDecl *FunctionAnalyzer::memberObjectOf(const Expr *E) const {
   const auto *DRE = E ? dyn_cast<DeclRefExpr>(stripValue(E)) : nullptr;
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return VD && MemberObjects.contains(VD) ? VD : nullptr;
+  return VD && Storage.keepsMembers(VD) ? VD : nullptr;
 }
 
 const VarDecl *FunctionAnalyzer::receiverObject(const CallExpr *CE) const {

@@ -311,7 +311,7 @@ void FunctionAnalyzer::forgetValueAt(const Expr *Place, SourceLocation Loc) {
     // A reference bound to a place that is not a variable: that place too.
     if (const auto *VD = dyn_cast<VarDecl>(K);
         VD && VD->getType()->isLValueReferenceType() && VD->getInit() &&
-        !RangeForInits.count(VD))
+        !Storage.isLoopVariable(VD))
       forgetValueAt(VD->getInit(), Loc);
   } else if (const ValueDecl *K = moduleKeyOf(Place)) {
     Cur->Vals[K] = Fact::unknown();
@@ -327,7 +327,7 @@ void FunctionAnalyzer::forgetValueAt(const Expr *Place, SourceLocation Loc) {
 }
 
 void FunctionAnalyzer::forgetMembers(const VarDecl *Obj) {
-  if (MemberObjects.contains(Obj))
+  if (Storage.keepsMembers(Obj))
     for (const FieldDecl *Field :
          Obj->getType()->getAsCXXRecordDecl()->fields())
       if (hasMemberFact(Field))
@@ -336,9 +336,8 @@ void FunctionAnalyzer::forgetMembers(const VarDecl *Obj) {
 }
 
 void FunctionAnalyzer::forgetReferencesInto(const VarDecl *Obj) {
-  if (auto It = ReferencesInto.find(Obj); It != ReferencesInto.end())
-    for (const VarDecl *Ref : It->second)
-      Cur->Vals[Ref] = Fact::unknown();
+  for (const VarDecl *Ref : Storage.referencesInto(Obj))
+    Cur->Vals[Ref] = Fact::unknown();
 }
 
 const VarDecl *FunctionAnalyzer::enclosingObject(const Expr *Place) const {
@@ -364,7 +363,7 @@ const VarDecl *FunctionAnalyzer::enclosingObject(const Expr *Place) const {
 }
 
 void FunctionAnalyzer::forgetAddressTaken() {
-  for (const ValueDecl *K : AddressTaken) {
+  for (const ValueDecl *K : Storage.reachableByPointers()) {
     K = canonical(K);
     Cur->Vals[K] = Fact::unknown();
     forgetElements(K);

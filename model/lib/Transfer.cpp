@@ -205,7 +205,7 @@ void FunctionAnalyzer::bindElements(const VarDecl *VD, const Expr *Init) {
     Fact BF = Fact::unknown();
     if (Facts)
       BF = I < Facts->size() ? (*Facts)[I] : Fact::unknown();
-    else if (Tuple && MapEntries.contains(VD) && I == 1)
+    else if (Tuple && Storage.iteratesMap(VD) && I == 1)
       BF = lookup(VD, nullptr); // a map's value
     else if (!Tuple && B->getBinding())
       BF = eval(B->getBinding()); // a struct's member, an array's element
@@ -221,7 +221,7 @@ Fact FunctionAnalyzer::elementOf(const Expr *Obj, unsigned I) {
   // A map's entry: its value is one of the map's values.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(stripValue(Obj)))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-        VD && MapEntries.contains(VD) && I == 1)
+        VD && Storage.iteratesMap(VD) && I == 1)
       return eval(Obj);
   return Fact::unknown();
 }
@@ -267,7 +267,7 @@ void FunctionAnalyzer::transferElementResults(const CallExpr *CE) {
 //--- statements ------------------------------------------------------------
 
 void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
-  if (MemberObjects.contains(VD)) {
+  if (Storage.keepsMembers(VD)) {
     const Expr *Init = VD->getInit();
     setMembers(VD, Init ? elementFacts(Init) : std::nullopt, VD->getLocation());
     bindElements(VD, Init);
@@ -277,11 +277,11 @@ void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
   if (C == DeviceCarrier::None)
     return;
   const Expr *Init = VD->getInit();
-  if (auto It = RangeForInits.find(VD); It != RangeForInits.end()) {
+  if (const Expr *Range = Storage.rangeOf(VD)) {
     // The range was evaluated before the loop (the variables it read may be
     // dead by now): take the value recorded there.
     auto R = RangeValues.find(VD);
-    assign(VD, R != RangeValues.end() ? R->second : eval(It->second),
+    assign(VD, R != RangeValues.end() ? R->second : eval(Range),
            VD->getLocation(), false, nullptr);
     bindElements(VD, nullptr);
     return;
@@ -289,18 +289,17 @@ void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
   // A loop that replaces every element: its variable starts from the
   // range's elements, recorded here, and the range holds only what the loop
   // writes.
-  if (auto L = RangeLoopVars.find(VD);
-      L != RangeLoopVars.end() && ReplacingLoops.contains(L->second) && Init)
-    if (const ValueDecl *Range = keyOf(RangeForInits.lookup(L->second));
+  if (const VarDecl *LoopVar = Storage.loopVariableOf(VD);
+      LoopVar && Storage.replacesEveryElement(LoopVar) && Init)
+    if (const ValueDecl *Range = keyOf(Storage.rangeOf(LoopVar));
         Range && classifyType(Range->getType()) == DeviceCarrier::Container) {
-      RangeValues[L->second] = eval(Init);
+      RangeValues[LoopVar] = eval(Init);
       Cur->Vals[Range] = Fact::unknown();
     }
   // A reference to a tracked variable is that variable.
   if (VD->getType()->isReferenceType() && Init) {
     if (const ValueDecl *Target = keyOf(Init)) {
-      Aliases[VD] = Target;
-      AliasTargets.insert(Target);
+      Storage.bindReference(VD, Target);
       return;
     }
   }
@@ -309,8 +308,8 @@ void FunctionAnalyzer::transferDecl(const VarDecl *VD) {
     return;
   }
   Fact F = eval(Init);
-  if (auto L = RangeLoopVars.find(VD); L != RangeLoopVars.end())
-    RangeValues[L->second] = F;
+  if (const VarDecl *LoopVar = Storage.loopVariableOf(VD))
+    RangeValues[LoopVar] = F;
   if (isTupleLike(VD->getType()))
     if (auto Facts = elementFacts(Init))
       setElements(VD, *Facts);
@@ -364,10 +363,9 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   auto Updates = memberUpdates(E);
   const VarDecl *Updated =
       Updates ? receiverObject(cast<CallExpr>(E)) : nullptr;
-  if (auto It = Clobbers.find(E); It != Clobbers.end())
-    for (const VarDecl *VD : It->second)
-      if (VD != Updated)
-        forgetMembers(VD);
+  for (const VarDecl *VD : Storage.objectsChangedBy(E))
+    if (VD != Updated)
+      forgetMembers(VD);
   if (Updates)
     for (const auto &[Slot, F] : *Updates) {
       Cur->Members[Slot] = F;
@@ -426,7 +424,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       Fact Value = eval(RHS);
       if (const auto *VD = dyn_cast<VarDecl>(K);
           VD && VD->getType()->isLValueReferenceType() && VD->getInit() &&
-          !RangeForInits.count(VD))
+          !Storage.isLoopVariable(VD))
         forgetValueAt(VD->getInit(), E->getExprLoc());
       if (classifyType(K->getType()) != DeviceCarrier::None)
         assign(K, Value, E->getExprLoc(), false, RHS);
@@ -434,8 +432,8 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
       if (const auto *VD = dyn_cast<VarDecl>(K);
           VD && VD->getType()->isLValueReferenceType() &&
           !VD->getType().getNonReferenceType().isConstQualified())
-        if (auto It = RangeForInits.find(VD); It != RangeForInits.end())
-          if (const ValueDecl *Range = keyOf(It->second)) {
+        if (const Expr *Walked = Storage.rangeOf(VD))
+          if (const ValueDecl *Range = keyOf(Walked)) {
             Fact &C = Cur->Vals[Range];
             C = join(C, elementWritten(Range, RHS, E->getExprLoc()));
             recordOwnMember(Range, C);
