@@ -1,4 +1,4 @@
-//===--- Places.cpp - where values live, and their other names ----------- ===//
+//===--- Places.cpp - where values live, and their other names ------------===//
 
 #include "Places.h"
 #include "devplace/model/Types.h"

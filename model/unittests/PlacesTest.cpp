@@ -49,6 +49,14 @@ struct Body {
   }
 };
 
+/// \p Function of \p AST scanned, and its names.
+std::pair<Places, Body> scanned(TestAST &AST, llvm::StringRef Function) {
+  const FunctionDecl *FD = AST.function(Function);
+  Places P(AST.model());
+  P.scan(FD);
+  return {std::move(P), Body(FD)};
+}
+
 TEST(Places, PointersReachWhatHadItsAddressTaken) {
   TestAST AST(R"cpp(
 void fill(torch::Tensor *out);
@@ -62,10 +70,7 @@ void f() {
   (void)b; (void)q;
 }
 )cpp");
-  const FunctionDecl *F = AST.function("f");
-  Places P(AST.model());
-  P.scan(F);
-  Body B(F);
+  auto [P, B] = scanned(AST, "f");
   EXPECT_TRUE(P.addressTaken(B.var("a")));
   EXPECT_FALSE(P.addressTaken(B.var("b")));
   // An int is no place the model keeps a fact for.
@@ -95,10 +100,7 @@ void f() {
   (void)p; (void)r; (void)loss; (void)show;
 }
 )cpp");
-  const FunctionDecl *F = AST.function("f");
-  Places P(AST.model());
-  P.scan(F);
-  Body B(F);
+  auto [P, B] = scanned(AST, "f");
   ASTContext &Ctx = AST.context();
   auto TypeOf = [&](const char *Name) {
     for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
@@ -160,10 +162,7 @@ void f(std::vector<torch::Tensor> &outs,
     (void)entry;
 }
 )cpp");
-  const FunctionDecl *F = AST.function("f");
-  Places P(AST.model());
-  P.scan(F);
-  Body B(F);
+  auto [P, B] = scanned(AST, "f");
   for (const char *Name :
        {"every", "skips", "stops", "after", "copy", "reads", "entry"})
     EXPECT_TRUE(P.isLoopVariable(B.var(Name))) << Name;
@@ -191,10 +190,7 @@ void f() {
   (void)r;
 }
 )cpp");
-  const FunctionDecl *F = AST.function("f");
-  Places P(AST.model());
-  P.scan(F);
-  Body B(F);
+  auto [P, B] = scanned(AST, "f");
   EXPECT_EQ(P.canonical(B.var("r")), B.var("r"));
   EXPECT_FALSE(P.keptAlive(B.var("a")));
   P.bindReference(B.var("r"), B.var("a"));
