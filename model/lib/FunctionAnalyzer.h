@@ -66,8 +66,6 @@ private:
     auto It = LocalIndex.find(VD);
     return It == LocalIndex.end() || LiveOut[B->getBlockID()].test(It->second);
   }
-  /// Range-for loops and conditional operators of the body, found up front.
-  void findStructure();
   void setUpEntry(State &Entry);
   /// Runs the block's statements on \p S; in the final pass (\p Final) also
   /// records the facts the rules read.
@@ -98,8 +96,7 @@ private:
   /// member) and every reference into it is unknown: a write reached it
   /// that the model cannot place.
   void forgetMembers(const VarDecl *Obj);
-  // Arms of conditional operators, and their values where they ran.
-  llvm::DenseSet<const Expr *> Arms;
+  // The values of conditional operators' arms where they ran.
   llvm::DenseMap<const Expr *, Fact> ArmFacts;
 
   State *Cur = nullptr;

@@ -108,6 +108,11 @@ static bool assignsEveryElement(const CXXForRangeStmt *RF) {
 void Places::scan(const FunctionDecl *FD) {
   struct Finder : RecursiveASTVisitor<Finder> {
     Places *P;
+    bool VisitAbstractConditionalOperator(AbstractConditionalOperator *CO) {
+      P->Arms.insert(CO->getTrueExpr());
+      P->Arms.insert(CO->getFalseExpr());
+      return true;
+    }
     bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
       P->RangeInits[RF->getLoopVariable()] = RF->getRangeInit();
       if (const auto *RD = RF->getRangeInit()->getType()->getAsCXXRecordDecl();

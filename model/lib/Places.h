@@ -85,6 +85,10 @@ public:
     return MapEntries.contains(LoopVar);
   }
 
+  /// \p E is an arm of a conditional operator (`c ? a : b`): its value
+  /// where it ran is what the operator gives.
+  bool isConditionalArm(const Expr *E) const { return Arms.contains(E); }
+
   //--- other names ---------------------------------------------------------
   /// \p Ref, a reference, is bound to the variable \p Target.
   void bindReference(const ValueDecl *Ref, const ValueDecl *Target) {
@@ -114,6 +118,7 @@ private:
   llvm::DenseSet<const VarDecl *> MapEntries;
   llvm::DenseMap<const ValueDecl *, const ValueDecl *> Aliases;
   llvm::DenseSet<const ValueDecl *> KeptAlive;
+  llvm::DenseSet<const Expr *> Arms;
 };
 
 } // namespace clang::devplace

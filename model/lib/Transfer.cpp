@@ -352,7 +352,7 @@ void FunctionAnalyzer::transfer(const Stmt *S) {
   if (!E)
     return;
   Fact Value = eval(E); // cached for the enclosing expression
-  if (Arms.contains(E))
+  if (Storage.isConditionalArm(E))
     ArmFacts[E] = Value;
   HelperCall Writer = helperCall(E, Scope::NonSystem);
   applyParamMoves(Writer);

@@ -109,21 +109,6 @@ void FunctionAnalyzer::computeLiveness() {
   }
 }
 
-void FunctionAnalyzer::findStructure() {
-  Storage.scan(FD);
-  // Conditional operators' arms, whose values the final pass remembers.
-  struct Finder : RecursiveASTVisitor<Finder> {
-    FunctionAnalyzer *FA;
-    bool VisitAbstractConditionalOperator(AbstractConditionalOperator *CO) {
-      FA->Arms.insert(CO->getTrueExpr());
-      FA->Arms.insert(CO->getFalseExpr());
-      return true;
-    }
-  } F;
-  F.FA = this;
-  F.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
-}
-
 void FunctionAnalyzer::setUpEntry(State &Entry) {
   Entry.Reach = AllValuations;
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
@@ -230,7 +215,7 @@ void FunctionAnalyzer::run() {
   computeLiveness();
   Out.Parents = std::make_shared<ParentMap>(const_cast<Stmt *>(Body));
   Mutations.TraverseStmt(const_cast<Stmt *>(Body));
-  findStructure();
+  Storage.scan(FD);
 
   unsigned NumBlocks = Graph->getNumBlockIDs();
   std::vector<State> In(NumBlocks);
