@@ -125,7 +125,7 @@ AtomOrigin FunctionAnalyzer::availabilityAtom(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(stripValue(E));
   if (!CE)
     return {};
-  std::string Name = calleeName(CE);
+  llvm::StringRef Name = calleeName(CE);
   if (!Api.callee(Name, ApiRole::AcceleratorAvailable))
     return {};
   // One atom per device type: torch::cuda::is_available() and

@@ -43,6 +43,14 @@ const LambdaExpr *FunctionAnalyzer::lambdaOf(const Expr *Fn) const {
   return dyn_cast<LambdaExpr>(Fn);
 }
 
+llvm::StringRef FunctionAnalyzer::calleeName(const Expr *Call) const {
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(Call))
+    return qualifiedName(CE->getDirectCallee());
+  if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Call))
+    return qualifiedName(CE->getConstructor()->getParent());
+  return "";
+}
+
 const Expr *FunctionAnalyzer::onlyAssignedValue(const VarDecl *VD) const {
   if (!OnlyAssigned) {
     // Every assignment of a local by `=`: one value, or null for several.
@@ -265,7 +273,7 @@ Fact FunctionAnalyzer::evalUncached(const Expr *E) {
 Fact FunctionAnalyzer::evalMember(const MemberExpr *ME) {
   DeviceCarrier C = classifyType(ME->getType());
   if (isTupleLike(ME->getBase()->getType()) && C != DeviceCarrier::None) {
-    std::string N = qualifiedName(ME->getMemberDecl());
+    llvm::StringRef N = qualifiedName(ME->getMemberDecl());
     if (Api.is(ApiMatch::Method, N, ApiRole::PairFirst))
       return elementOf(ME->getBase(), 0);
     if (Api.is(ApiMatch::Method, N, ApiRole::PairSecond))
@@ -528,7 +536,7 @@ Fact FunctionAnalyzer::evalMemberCall(const CXXMemberCallExpr *MC) {
   }
   DeviceCarrier RetC = classifyType(MC->getType());
   llvm::StringRef Name = methodName(MC);
-  std::string QName = qualifiedName(MC->getMethodDecl());
+  llvm::StringRef QName = qualifiedName(MC->getMethodDecl());
 
   if (Api.callee(QName, ApiRole::HostSanitizer))
     return Fact::host();
@@ -588,7 +596,7 @@ Fact FunctionAnalyzer::evalCall(const CallExpr *CE) {
   DeviceCarrier RetC = classifyType(CE->getType());
   if (RetC == DeviceCarrier::None)
     return Fact{};
-  std::string QName = Callee ? qualifiedName(Callee) : "";
+  llvm::StringRef QName = qualifiedName(Callee);
   bool InLibrary = Api.inNamespace(QName, ApiRole::LibraryNamespace);
   if (Api.callee(QName, ApiRole::HostSanitizer))
     return Fact::host();

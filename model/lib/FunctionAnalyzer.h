@@ -105,6 +105,11 @@ private:
   //--- helpers (Evaluate.cpp) ----------------------------------------------
   // Hides the free function: member code classifies through the memo.
   DeviceCarrier classifyType(QualType T) { return Model.classify(T); }
+  // Hide the free functions too: names are asked for at every visit.
+  llvm::StringRef qualifiedName(const NamedDecl *D) const {
+    return Model.qualifiedName(D);
+  }
+  llvm::StringRef calleeName(const Expr *Call) const;
   bool isTupleLike(QualType T) const;
   bool splitsIntoMembers(QualType T) const {
     return Storage.splitsIntoMembers(T);

@@ -147,7 +147,7 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
     }
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    std::string N = calleeName(CE);
+    llvm::StringRef N = calleeName(CE);
     // A pointer into host memory where device memory is expected: only when
     // the tensor is on the host on every path here (a device chosen by
     // is_available() is the host only where no accelerator runs the call).
@@ -155,7 +155,7 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
       for (const Expr *Arg : CE->arguments()) {
         Fact F = PointerFact(Arg);
         if (onHostOnEveryPath(F, Cur->Reach))
-          Out.HostToDevice.push_back({CE, Arg, tensorNameOf(Arg, F), N});
+          Out.HostToDevice.push_back({CE, Arg, tensorNameOf(Arg, F), N.str()});
       }
     if (!N.empty() && Api.callee(N, ApiRole::HostMemoryCall))
       CheckArgs(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
@@ -163,7 +163,7 @@ void FunctionAnalyzer::observeSinks(const Expr *E) {
     return;
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
-    std::string N = calleeName(CE);
+    llvm::StringRef N = calleeName(CE);
     if (Api.classNamed(N, ApiRole::HostMemoryClass))
       CheckArgs(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
                 HostAccess::Construct, N);

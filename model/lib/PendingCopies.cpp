@@ -49,7 +49,7 @@ const Expr *FunctionAnalyzer::syncedTensor(const Expr *E, std::string *What) {
   const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
   if (!Obj || classifyType(Obj->getType()) != DeviceCarrier::Tensor)
     return nullptr;
-  std::string QName = qualifiedName(MC->getMethodDecl());
+  llvm::StringRef QName = qualifiedName(MC->getMethodDecl());
   if (Api.callee(QName, ApiRole::HostSanitizer) ||
       Api.callee(QName, ApiRole::DeviceSource))
     return nullptr;
@@ -225,6 +225,10 @@ void FunctionAnalyzer::transferPending(const Stmt *S,
         K && isa<VarDecl>(K) &&
         classifyType(K->getType()) == DeviceCarrier::Tensor)
       holdPending(K, pendingFrom(RHS));
+  // Whether the call waits matters while a copy is pending, and to the
+  // summary until the function is known to wait.
+  if (Cur->Pending.empty() && Out.MayWait)
+    return;
   Mask Waits = waitsUnder(E, Helper) & Cur->Reach;
   if (!Waits)
     return;

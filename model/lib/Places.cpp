@@ -116,7 +116,7 @@ void Places::scan(const FunctionDecl *FD) {
     bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
       P->RangeInits[RF->getLoopVariable()] = RF->getRangeInit();
       if (const auto *RD = RF->getRangeInit()->getType()->getAsCXXRecordDecl();
-          RD && P->Model.api().is(ApiMatch::Class, qualifiedName(RD),
+          RD && P->Model.api().is(ApiMatch::Class, P->Model.qualifiedName(RD),
                                   ApiRole::MapClass))
         P->MapEntries.insert(RF->getLoopVariable());
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(RF->getRangeStmt());
@@ -207,7 +207,8 @@ void Places::scan(const FunctionDecl *FD) {
     bool VisitCallExpr(CallExpr *CE) {
       const FunctionDecl *Callee = CE->getDirectCallee();
       // std::move changes nothing; what takes its result decides.
-      if (P->Model.api().is(ApiMatch::Function, calleeName(CE),
+      if (P->Model.api().is(ApiMatch::Function,
+                            P->Model.qualifiedName(CE->getDirectCallee()),
                             ApiRole::PassesThrough))
         return true;
       unsigned Shift = 0;

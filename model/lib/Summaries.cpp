@@ -160,7 +160,7 @@ std::string FunctionAnalyzer::calleeText(const CallExpr *CE,
     if (isa<CXXOperatorCallExpr>(CE))
       return text(CE->getArg(0));
     const Expr *Fn = stripValue(CE->getArg(CE->getNumArgs() - 1));
-    return isa<DeclRefExpr>(Fn) ? text(Fn) : calleeName(CE);
+    return isa<DeclRefExpr>(Fn) ? text(Fn) : calleeName(CE).str();
   }
   return Def->getNameAsString();
 }
@@ -226,7 +226,7 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E, bool Summarised) {
   if (!CE)
     return;
   const FunctionDecl *Callee = CE->getDirectCallee();
-  std::string Name = Callee ? qualifiedName(Callee) : "";
+  llvm::StringRef Name = qualifiedName(Callee);
   // Calls whose writes the model follows, or that write nothing.
   if (Callee &&
       (Api.callee(Name, ApiRole::KeepsArgumentDevice) ||
@@ -427,6 +427,15 @@ DeviceCarrier DeviceModel::classify(QualType T) {
   DeviceCarrier C = classifyType(T);
   Carriers[Key] = C;
   return C;
+}
+
+llvm::StringRef DeviceModel::qualifiedName(const NamedDecl *D) {
+  if (!D)
+    return "";
+  auto [It, New] = Names.try_emplace(D);
+  if (New)
+    It->second = save(clang::devplace::qualifiedName(D));
+  return It->second;
 }
 
 const ModuleRegistrations &DeviceModel::registrations(const CXXRecordDecl *RD) {

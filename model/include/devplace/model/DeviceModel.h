@@ -89,6 +89,10 @@ public:
   /// classifyType(), remembered per canonical type for this translation
   /// unit: it is asked for on nearly every expression.
   DeviceCarrier classify(QualType T);
+  /// qualifiedName(), remembered per declaration for this translation unit:
+  /// the table is asked about the same callees at every visit of a block,
+  /// and printing a qualified name costs more than the question.
+  llvm::StringRef qualifiedName(const NamedDecl *D);
 
   /// Arena for steps; lives as long as the model.
   llvm::BumpPtrAllocator &arena() { return Arena; }
@@ -135,6 +139,7 @@ private:
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Results;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   llvm::DenseMap<const Type *, DeviceCarrier> Carriers;
+  llvm::DenseMap<const NamedDecl *, llvm::StringRef> Names;
   llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleRegistrations>>
       Registrations;
   std::optional<llvm::DenseSet<const CXXRecordDecl *>> BaseClasses;
