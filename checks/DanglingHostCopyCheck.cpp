@@ -16,12 +16,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::devplace {
 
-void DanglingHostCopyCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the main file's functions are walked
-  // directly (see utils/MainFileDecls.h).
-  Finder->addMatcher(translationUnitDecl(), this);
-}
-
 namespace {
 
 /// Types that keep a pointer without owning the memory.

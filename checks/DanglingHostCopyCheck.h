@@ -7,18 +7,14 @@
 #ifndef DEVPLACE_DANGLINGHOSTCOPYCHECK_H
 #define DEVPLACE_DANGLINGHOSTCOPYCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "utils/MainFileDecls.h"
 
 namespace clang::tidy::devplace {
 
-class DanglingHostCopyCheck : public ClangTidyCheck {
+class DanglingHostCopyCheck : public MainFileCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  using MainFileCheck::MainFileCheck;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
 
 private:
   void checkFunction(const FunctionDecl *FD, ASTContext &Ctx);

@@ -14,12 +14,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::devplace {
 
-void DiscardedTransferCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the main file's functions are walked
-  // directly (see utils/MainFileDecls.h).
-  Finder->addMatcher(translationUnitDecl(), this);
-}
-
 namespace {
 /// Statements whose value is discarded: the children of blocks and the
 /// bodies of control statements.

@@ -15,12 +15,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::devplace {
 
-void UnregisteredSubmoduleCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per translation unit; the main file's classes are walked
-  // directly (see utils/MainFileDecls.h).
-  Finder->addMatcher(translationUnitDecl(), this);
-}
-
 void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   // This check reports an absence (no register_* call). After a compile

@@ -7,18 +7,14 @@
 #ifndef DEVPLACE_UNREGISTEREDSUBMODULECHECK_H
 #define DEVPLACE_UNREGISTEREDSUBMODULECHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "utils/MainFileDecls.h"
 
 namespace clang::tidy::devplace {
 
-class UnregisteredSubmoduleCheck : public ClangTidyCheck {
+class UnregisteredSubmoduleCheck : public MainFileCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  using MainFileCheck::MainFileCheck;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
 
 private:
   /// \p InMainFile: the class is defined in the main file; else in a

@@ -33,7 +33,7 @@ thread_local Shared SharedAnalyses;
 } // namespace
 
 DeviceCheck::DeviceCheck(StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : MainFileCheck(Name, Context),
       HostSinkFunctions(Options.getLocalOrGlobal("HostSinkFunctions", "")),
       SourceFunctions(Options.getLocalOrGlobal("SourceFunctions", "")),
       SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")),
@@ -52,13 +52,10 @@ void DeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "VisitsPerBlockLimit", VisitsPerBlockLimit);
 }
 
-void DeviceCheck::registerMatchers(MatchFinder *Finder) {
-  // The analysis walks the main file's functions itself (see
-  // mainFileFunctions); one match per translation unit starts it.
-  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+void DeviceCheck::onStartOfTranslationUnit() {
+  MainFileCheck::onStartOfTranslationUnit();
+  SharedAnalyses.reset(nullptr);
 }
-
-void DeviceCheck::onStartOfTranslationUnit() { SharedAnalyses.reset(nullptr); }
 
 void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;

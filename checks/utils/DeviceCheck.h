@@ -8,21 +8,17 @@
 #ifndef DEVPLACE_UTILS_DEVICECHECK_H
 #define DEVPLACE_UTILS_DEVICECHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
+#include "utils/MainFileDecls.h"
 #include "utils/ModelNames.h"
 
 namespace clang::tidy::devplace {
 
-class DeviceCheck : public ClangTidyCheck {
+class DeviceCheck : public MainFileCheck {
 public:
   DeviceCheck(StringRef Name, ClangTidyContext *Context);
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
   void onStartOfTranslationUnit() override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
-  }
 
 protected:
   /// Called once per analysed function of the main file, in source order.

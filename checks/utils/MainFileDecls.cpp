@@ -4,8 +4,10 @@
 #include "devplace/model/Types.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include <optional>
 
 namespace clang::tidy::devplace {
 
@@ -60,13 +62,29 @@ Collector collect(ASTContext &Ctx, bool AllFiles) {
       C.TraverseDecl(D);
   return C;
 }
-} // namespace
 
-std::vector<const CXXRecordDecl *> mainFileClasses(ASTContext &Ctx, bool AllFiles) {
-  return collect(Ctx, AllFiles).Classes;
+/// What the checks of the translation unit being checked have collected:
+/// every check walks the same declarations, so they are found once.
+/// Thread-local because clangd builds translation units on worker threads;
+/// forgotten at the start of every translation unit (a new AST may sit at
+/// the old one's address).
+struct Collected {
+  const ASTContext *Ctx = nullptr;
+  std::optional<std::vector<const FunctionDecl *>> Functions[2];
+  std::optional<std::vector<const CXXRecordDecl *>> Classes[2];
+};
+thread_local Collected ThisUnit;
+
+Collected &collectedFor(const ASTContext &Ctx) {
+  if (ThisUnit.Ctx != &Ctx) {
+    ThisUnit = Collected();
+    ThisUnit.Ctx = &Ctx;
+  }
+  return ThisUnit;
 }
 
-std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx, bool AllFiles) {
+std::vector<const FunctionDecl *> compilingFunctions(ASTContext &Ctx,
+                                                     bool AllFiles) {
   Collector C = collect(Ctx, AllFiles);
   // A lambda's call operator is reached both through its class and its
   // expression; keep the first. Functions that do not compile are left out:
@@ -89,6 +107,30 @@ std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx, bool AllFil
   if (!SomeBroken && Ctx.getDiagnostics().hasUncompilableErrorOccurred())
     return {};
   return Unique;
+}
+} // namespace
+
+void MainFileCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
+  Finder->addMatcher(ast_matchers::translationUnitDecl(), this);
+}
+
+// clang-tidy starts every check's translation unit before any check runs.
+void MainFileCheck::onStartOfTranslationUnit() { ThisUnit = Collected(); }
+
+std::vector<const CXXRecordDecl *> mainFileClasses(ASTContext &Ctx,
+                                                   bool AllFiles) {
+  auto &Classes = collectedFor(Ctx).Classes[AllFiles];
+  if (!Classes)
+    Classes = collect(Ctx, AllFiles).Classes;
+  return *Classes;
+}
+
+std::vector<const FunctionDecl *> mainFileFunctions(ASTContext &Ctx,
+                                                    bool AllFiles) {
+  auto &Functions = collectedFor(Ctx).Functions[AllFiles];
+  if (!Functions)
+    Functions = compilingFunctions(Ctx, AllFiles);
+  return *Functions;
 }
 
 } // namespace clang::tidy::devplace

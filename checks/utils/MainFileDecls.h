@@ -9,13 +9,25 @@
 #ifndef DEVPLACE_UTILS_MAINFILEDECLS_H
 #define DEVPLACE_UTILS_MAINFILEDECLS_H
 
+#include "clang-tidy/ClangTidyCheck.h"
 #include <vector>
 
 namespace clang {
-class ASTContext;
-class CXXRecordDecl;
-class FunctionDecl;
 namespace tidy::devplace {
+
+/// The base of every devplace check: one match per translation unit (the
+/// check walks the declarations below itself), C++ only. The declarations
+/// are collected once per translation unit for all checks, and forgotten
+/// when the next one starts.
+class MainFileCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void onStartOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus;
+  }
+};
 
 /// Every non-dependent function, method, constructor, lambda body and
 /// template instantiation whose definition is in the main file, in source

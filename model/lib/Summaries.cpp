@@ -12,6 +12,7 @@
 #include "FunctionAnalyzer.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/Sequence.h"
 
 namespace clang::devplace {
 
@@ -226,6 +227,28 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E, bool Summarised) {
   if (!CE)
     return;
   const FunctionDecl *Callee = CE->getDirectCallee();
+  const FunctionProtoType *Proto = nullptr;
+  if (!Callee)
+    if (QualType T = CE->getCallee()->getType(); !T.isNull()) {
+      if (T->isPointerType())
+        T = T->getPointeeType();
+      Proto = T->getAs<FunctionProtoType>();
+    }
+  unsigned NumParams = Callee  ? Callee->getNumParams()
+                       : Proto ? Proto->getNumParams()
+                               : 0;
+  auto ParamType = [&](unsigned I) {
+    return Callee ? Callee->getParamDecl(I)->getType() : Proto->getParamType(I);
+  };
+  // Most calls take nothing they could write (values, const references):
+  // they are let go before the table is asked about them.
+  auto Writable = [](QualType T) {
+    return (T->isLValueReferenceType() || T->isPointerType()) &&
+           !T->getPointeeType().isConstQualified();
+  };
+  if (llvm::none_of(llvm::seq(0u, NumParams),
+                    [&](unsigned I) { return Writable(ParamType(I)); }))
+    return;
   llvm::StringRef Name = qualifiedName(Callee);
   // Calls whose writes the model follows, or that write nothing.
   if (Callee &&
@@ -263,19 +286,8 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E, bool Summarised) {
       forgetElements(A);
       return;
     }
-  const FunctionProtoType *Proto = nullptr;
-  if (!Callee)
-    if (QualType T = CE->getCallee()->getType(); !T.isNull()) {
-      if (T->isPointerType())
-        T = T->getPointeeType();
-      Proto = T->getAs<FunctionProtoType>();
-    }
-  unsigned NumParams = Callee  ? Callee->getNumParams()
-                       : Proto ? Proto->getNumParams()
-                               : 0;
   for (unsigned I = 0; I < NumParams; ++I) {
-    QualType T =
-        Callee ? Callee->getParamDecl(I)->getType() : Proto->getParamType(I);
+    QualType T = ParamType(I);
     const Expr *Arg = ArgOf(I);
     if (!Arg)
       continue;
