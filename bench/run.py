@@ -214,7 +214,10 @@ def main():
             commands.append((("devplace", version),
                              [devplace, "--quiet", "--preamble=never", path, "--", *flags, *extra]))
         if baseline:
-            commands.append((("baseline", builds[0][0]), [baseline, "--quiet", path, "--", *flags]))
+            # The first build's command, run by the other devplace: the same
+            # flags (real-pch's precompiled header included).
+            ours = dict(commands)[("devplace", builds[0][0])]
+            commands.append((("baseline", builds[0][0]), [baseline, *ours[1:]]))
         times = {key: [] for key, _ in commands}
         mem = {key: 0.0 for key, _ in commands}
         for _ in range(args.repeat):
