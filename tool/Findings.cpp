@@ -17,14 +17,43 @@ std::string Finding::key(StringRef RelativeFile) const {
   return Check + "|" + RelativeFile.str() + "|" + Function + "|" + Snippet;
 }
 
-StringRef SourceCache::text(StringRef AbsPath) {
-  std::lock_guard<std::mutex> Guard(Lock);
+SourceCache::File &SourceCache::file(StringRef AbsPath) {
   auto It = Files.find(AbsPath);
   if (It == Files.end()) {
     auto Buffer = MemoryBuffer::getFile(AbsPath, /*IsText=*/true);
-    It = Files.try_emplace(AbsPath, Buffer ? std::move(*Buffer) : nullptr).first;
+    It = Files.try_emplace(AbsPath).first;
+    if (Buffer)
+      It->second.Buffer = std::move(*Buffer);
   }
-  return It->second ? It->second->getBuffer() : StringRef();
+  return It->second;
+}
+
+StringRef SourceCache::text(StringRef AbsPath) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  File &F = file(AbsPath);
+  return F.Buffer ? F.Buffer->getBuffer() : StringRef();
+}
+
+SourcePoint SourceCache::point(StringRef AbsPath, unsigned Offset) {
+  SourcePoint P;
+  P.File = AbsPath.str();
+  std::lock_guard<std::mutex> Guard(Lock);
+  File &F = file(AbsPath);
+  StringRef Text = F.Buffer ? F.Buffer->getBuffer() : StringRef();
+  if (Text.empty() || Offset > Text.size())
+    return P;
+  if (F.LineStarts.empty()) {
+    F.LineStarts.push_back(0);
+    for (size_t I = 0; I < Text.size(); ++I)
+      if (Text[I] == '\n')
+        F.LineStarts.push_back(I + 1);
+  }
+  // The last line start at or before Offset.
+  auto Next =
+      std::upper_bound(F.LineStarts.begin(), F.LineStarts.end(), Offset);
+  P.Line = Next - F.LineStarts.begin();
+  P.Column = Offset - *(Next - 1) + 1;
+  return P;
 }
 
 std::string absolutePath(StringRef Path, StringRef BuildDirectory) {
@@ -76,18 +105,6 @@ std::string relativeTo(StringRef Path, StringRef BaseDir) {
   return Rest.ltrim("/").str();
 }
 
-static SourcePoint pointAt(StringRef File, unsigned Offset, StringRef Text) {
-  SourcePoint P;
-  P.File = File.str();
-  if (Text.empty() || Offset > Text.size())
-    return P;
-  StringRef Before = Text.take_front(Offset);
-  P.Line = Before.count('\n') + 1;
-  size_t LineStart = Before.rfind('\n');
-  P.Column = Offset - (LineStart == StringRef::npos ? 0 : LineStart + 1) + 1;
-  return P;
-}
-
 /// The reported line without comments and whitespace: what stays the same
 /// when code around it is edited, re-indented or re-commented.
 static std::string normalisedLine(StringRef Text, unsigned Offset) {
@@ -134,7 +151,7 @@ std::vector<Finding> makeFindings(ArrayRef<ClangTidyError> Errors,
     if (!E.Message.FilePath.empty()) {
       std::string File = absolutePath(E.Message.FilePath, E.BuildDirectory);
       StringRef Text = Sources.text(File);
-      F.Where = pointAt(File, E.Message.FileOffset, Text);
+      F.Where = Sources.point(File, E.Message.FileOffset);
       F.Function = enclosingFunction(Functions, File, E.Message.FileOffset);
       F.Snippet = normalisedLine(Text, E.Message.FileOffset);
     }
@@ -143,19 +160,18 @@ std::vector<Finding> makeFindings(ArrayRef<ClangTidyError> Errors,
       S.Message = N.Message;
       if (!N.FilePath.empty()) {
         std::string File = absolutePath(N.FilePath, E.BuildDirectory);
-        S.Where = pointAt(File, N.FileOffset, Sources.text(File));
+        S.Where = Sources.point(File, N.FileOffset);
       }
       F.Notes.push_back(std::move(S));
     }
     for (const auto &FileFix : E.Message.Fix) {
       std::string File = absolutePath(FileFix.getKey(), E.BuildDirectory);
-      StringRef Text = Sources.text(File);
       for (const auto &R : FileFix.getValue()) {
         Edit Ed;
         Ed.Offset = R.getOffset();
         Ed.Length = R.getLength();
-        Ed.Begin = pointAt(File, Ed.Offset, Text);
-        Ed.End = pointAt(File, Ed.Offset + Ed.Length, Text);
+        Ed.Begin = Sources.point(File, Ed.Offset);
+        Ed.End = Sources.point(File, Ed.Offset + Ed.Length);
         Ed.Text = R.getReplacementText().str();
         F.Fixes.push_back(std::move(Ed));
       }

@@ -67,10 +67,19 @@ class SourceCache {
 public:
   /// The file's text, or "" when it cannot be read.
   llvm::StringRef text(llvm::StringRef AbsPath);
+  /// The line and column of \p Offset in the file (both 0 when the file
+  /// cannot be read or is shorter): a search in the file's line starts, so
+  /// that a file with many findings is not counted through once for each.
+  SourcePoint point(llvm::StringRef AbsPath, unsigned Offset);
 
 private:
+  struct File {
+    std::unique_ptr<llvm::MemoryBuffer> Buffer;
+    std::vector<unsigned> LineStarts; // offsets; made when first asked
+  };
+  File &file(llvm::StringRef AbsPath); // with Lock held
   std::mutex Lock;
-  llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> Files;
+  llvm::StringMap<File> Files;
 };
 
 /// Absolute, dot-free path of a diagnostic's file, resolved against the
