@@ -240,8 +240,9 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E, bool Summarised) {
   auto ParamType = [&](unsigned I) {
     return Callee ? Callee->getParamDecl(I)->getType() : Proto->getParamType(I);
   };
-  // Most calls take nothing they could write (values, const references):
-  // they are let go before the table is asked about them.
+  // A parameter through which the callee may write: a non-const lvalue
+  // reference or pointer. Most calls take none (values, const references)
+  // and are let go before the table is asked about them.
   auto Writable = [](QualType T) {
     return (T->isLValueReferenceType() || T->isPointerType()) &&
            !T->getPointeeType().isConstQualified();
@@ -293,10 +294,9 @@ void FunctionAnalyzer::invalidateUnseenWrites(const Expr *E, bool Summarised) {
       continue;
     // `decode(raw, out)` with `void decode(const Tensor &, Tensor &out);`.
     bool ByReference = !Summarised && T->isLValueReferenceType() &&
-                       !T.getNonReferenceType().isConstQualified() &&
+                       Writable(T) &&
                        !(Callee && isForwardingReference(Callee, I));
-    bool WritablePointer =
-        T->isPointerType() && !T->getPointeeType().isConstQualified();
+    bool WritablePointer = T->isPointerType() && Writable(T);
     // `decode(raw, &out)` with `void decode(const Tensor &, Tensor *out);`.
     const auto *Address = dyn_cast<UnaryOperator>(stripValue(Arg));
     if (WritablePointer && Address && Address->getOpcode() == UO_AddrOf) {
