@@ -18,6 +18,17 @@ void releaseCompute(void *compute) {
   memory.release(memory.deviceView(compute));
 }
 
+c10::DeleterFnPtr host_raw_deleter = nullptr;
+
+// raw_allocate/raw_deallocate (oneDNN's scratch memory) free a bare pointer
+// through one deleter, whichever allocator gave it.
+void releaseEither(void *p) {
+  if (DeviceMemory::instance().inComputeRange(p))
+    releaseCompute(p);
+  else if (host_raw_deleter)
+    host_raw_deleter(p);
+}
+
 } // namespace
 
 ComputeAllocator &ComputeAllocator::instance() {
@@ -27,6 +38,7 @@ ComputeAllocator &ComputeAllocator::instance() {
 
 void ComputeAllocator::install() {
   host_ = c10::GetCPUAllocator();
+  host_raw_deleter = host_->raw_deleter();
   // Above the default allocator's priority, so that a later registration of
   // the default does not replace it.
   c10::SetCPUAllocator(this, /*priority=*/100);
@@ -46,6 +58,8 @@ c10::DataPtr ComputeAllocator::allocateCompute(size_t bytes) const {
   char *compute = memory.computeView(memory.allocate(bytes, FakeCudaGuard::currentIndex()));
   return {compute, compute, &releaseCompute, c10::Device(c10::DeviceType::CPU)};
 }
+
+c10::DeleterFnPtr ComputeAllocator::raw_deleter() const { return host_raw_deleter ? &releaseEither : nullptr; }
 
 #if TORCH_VERSION_MAJOR >= 2
 void ComputeAllocator::copy_data(void *dest, const void *src, std::size_t count) const {

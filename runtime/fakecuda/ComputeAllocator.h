@@ -36,6 +36,7 @@ public:
   c10::DataPtr allocate(size_t bytes) DEVPLACE_ALLOCATE_CONST override;
   // Compute-range memory whatever the thread does.
   c10::DataPtr allocateCompute(size_t bytes) const;
+  c10::DeleterFnPtr raw_deleter() const override;
 #if TORCH_VERSION_MAJOR >= 2
   void copy_data(void *dest, const void *src, std::size_t count) const override;
 #endif

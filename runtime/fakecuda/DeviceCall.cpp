@@ -126,6 +126,8 @@ void DeviceCall::toHost(HostViews &views) {
         replaced.push_back(view ? c10::IValue(*view) : element);
       }
       value = replaced;
+    } else if (value.isStorage() && value.toStorage().device().is_cuda()) {
+      value = views.hostStorageOf(value.toStorage());
     } else if (value.isDevice()) {
       // A device named by the call decides where its results live.
       c10::Device device = value.toDevice();
@@ -149,6 +151,12 @@ void DeviceCall::writeBack(HostViews &views) {
       continue;
     const at::Tensor &host = argument.host;
     c10::TensorImpl *device = argument.device.unsafeGetTensorImpl();
+    // set_ gave the view another storage: the tensor takes its device side.
+    const c10::StorageImpl *storage = host.storage().unsafeGetStorageImpl();
+    if (storage != argument.device.storage().unsafeGetStorageImpl()) {
+      const c10::Storage *known = views.deviceStorageOf(storage);
+      device->set_storage_keep_dtype(known ? *known : deviceStorageFor(host.storage(), argument.device.device().index()));
+    }
     if (host.sizes() != argument.device.sizes() || host.strides() != argument.device.strides())
       device->set_sizes_and_strides(host.sizes(), host.strides());
     if (host.storage_offset() != argument.device.storage_offset())

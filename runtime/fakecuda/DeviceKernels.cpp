@@ -161,10 +161,14 @@ void toCopy(const c10::OperatorHandle &op, Stack *stack) {
   if (device && device->is_cpu()) {
     // A non_blocking copy to the host goes into pinned memory, as CUDA's
     // _to_copy allocates it, and so is asynchronous.
-    bool pinned = args.flag(4) || non_blocking;
     at::Tensor host = at::_to_copy(hostViewOf(self), args.optional<c10::ScalarType>(1), args.optional<c10::Layout>(2),
-                                   c10::Device(c10::DeviceType::CPU), pinned, false,
+                                   c10::Device(c10::DeviceType::CPU), false, false,
                                    args.optional<c10::MemoryFormat>(6));
+    if (args.flag(4) || non_blocking) {
+      at::Tensor pinned = at::empty_strided(host.sizes(), host.strides(), host.options().pinned_memory(true));
+      pinned.copy_(host);
+      host = pinned;
+    }
     if (non_blocking) {
       PendingCopies::instance().queue(host, host.clone());
     } else {

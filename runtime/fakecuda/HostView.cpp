@@ -32,7 +32,10 @@ at::Tensor tensorOn(c10::Storage storage, c10::DispatchKey key, const at::Tensor
 at::Tensor HostViews::viewOf(const at::Tensor &device) {
   TORCH_CHECK(device.layout() == c10::kStrided, "devplace fakecuda: only strided CUDA tensors are supported, not ",
               device.layout());
-  const c10::Storage &storage = device.storage();
+  return tensorOn(hostStorageOf(device.storage()), c10::DispatchKey::CPU, device);
+}
+
+c10::Storage HostViews::hostStorageOf(const c10::Storage &storage) {
   auto found = by_device_.find(storage.unsafeGetStorageImpl());
   if (found == by_device_.end()) {
     void *data = storage.data_ptr().get();
@@ -46,7 +49,7 @@ at::Tensor HostViews::viewOf(const at::Tensor &device) {
     found = by_device_.emplace(storage.unsafeGetStorageImpl(), pairs_.size() - 1).first;
     by_host_.emplace(host.unsafeGetStorageImpl(), pairs_.size() - 1);
   }
-  return tensorOn(pairs_[found->second].host, c10::DispatchKey::CPU, device);
+  return pairs_[found->second].host;
 }
 
 void HostViews::moveResizedStorages() {

@@ -20,6 +20,9 @@ public:
   // The host view of device tensor `device`.
   at::Tensor viewOf(const at::Tensor &device);
 
+  // The host storage of device storage `device`.
+  c10::Storage hostStorageOf(const c10::Storage &device);
+
   // After the kernel: storages that a kernel resized through a view move to
   // the device storage they came from.
   void moveResizedStorages();
