@@ -7,7 +7,7 @@ import lit.formats
 config.name = "devplace"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "host_test.cpp", "api_resolve.cpp", "rewrite_sites.cpp"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "host_test.cpp", "fakecuda_rules.cpp", "api_resolve.cpp", "rewrite_sites.cpp"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.devplace_obj_root, "test")
 
@@ -85,6 +85,14 @@ if config.other_clang_tidy:
     config.substitutions.append(("%other_clang_tidy", loading_plugin(config.other_clang_tidy)))
 if os.path.exists("/usr/include/opencv4/opencv2/core.hpp"):
     config.available_features.add("opencv")
+# The fake CUDA device: `REQUIRES: fakecuda`, `%fakecuda` (the library to
+# preload), `%fakecuda_rules` (its scenarios, to run under LD_PRELOAD) and
+# `%fakecuda_rules_linked` (the same, linked with it).
+if config.fakecuda:
+    config.available_features.add("fakecuda")
+    config.substitutions.append(("%fakecuda_rules_linked", config.fakecuda_rules_linked))
+    config.substitutions.append(("%fakecuda_rules", config.fakecuda_rules))
+    config.substitutions.append(("%fakecuda", config.fakecuda))
 if config.runtime_tests:
     config.available_features.add("runtime-tests")
     config.substitutions.append(("%runtime_tests", config.runtime_tests))

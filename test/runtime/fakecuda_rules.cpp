@@ -73,6 +73,8 @@ const std::map<std::string, std::function<void()>> scenarios = {
        std::cout << "is_available " << torch::cuda::is_available() << "\n";
        std::cout << "device_count " << int(torch::cuda::device_count()) << "\n";
        std::cout << "cudnn_is_available " << torch::cuda::cudnn_is_available() << "\n";
+       if (!torch::cuda::is_available())
+         return;
        torch::cuda::manual_seed_all(1);
        torch::cuda::synchronize();
        std::cout << "seeded and synchronized" << std::endl;
@@ -169,7 +171,7 @@ const std::map<std::string, std::function<void()>> scenarios = {
        torch::Tensor acc = torch::full({4}, 0.5f, cuda);
        float *p = acc.data_ptr<float>();
        std::cout << "pointer taken" << std::endl;
-       std::printf("%f\n", p[0]);
+       std::printf("%f\n", p[0]); // the read of read-data-ptr
      }},
     {"read-data-ptr-fixed",
      [] {
@@ -263,6 +265,13 @@ const std::map<std::string, std::function<void()>> scenarios = {
          torch::from_blob(host.data(), {4}, torch::TensorOptions().device(cuda)).sum().item<float>();
        });
        attempt("from_blob(host).to(kCUDA)", [&] { torch::from_blob(host.data(), {4}).to(cuda).sum().item<float>(); });
+     }},
+    // Loaded after LibTorch answered that there is no CUDA: refused.
+    {"late-load",
+     [] {
+       std::cout << "is_available " << torch::cuda::is_available() << std::endl;
+       dlopen(std::getenv("FAKECUDA"), RTLD_NOW);
+       std::cout << "loaded" << std::endl;
      }},
     // Host synchronisations, as the runtime counts them.
     {"syncs",
