@@ -44,7 +44,9 @@ void ComputeAllocator::install() {
   c10::SetCPUAllocator(this, /*priority=*/100);
 }
 
-ComputeAllocator::Scope::Scope() : previous_(in_device_kernel) { in_device_kernel = true; }
+ComputeAllocator::Scope::Scope() : previous_(in_device_kernel) {
+  in_device_kernel = true;
+}
 ComputeAllocator::Scope::~Scope() { in_device_kernel = previous_; }
 
 c10::DataPtr ComputeAllocator::allocate(size_t bytes) DEVPLACE_ALLOCATE_CONST {
@@ -55,14 +57,18 @@ c10::DataPtr ComputeAllocator::allocate(size_t bytes) DEVPLACE_ALLOCATE_CONST {
 
 c10::DataPtr ComputeAllocator::allocateCompute(size_t bytes) const {
   auto &memory = DeviceMemory::instance();
-  char *compute = memory.computeView(memory.allocate(bytes, FakeCudaGuard::currentIndex()));
+  char *compute =
+      memory.computeView(memory.allocate(bytes, FakeCudaGuard::currentIndex()));
   return {compute, compute, &releaseCompute, c10::Device(c10::DeviceType::CPU)};
 }
 
-c10::DeleterFnPtr ComputeAllocator::raw_deleter() const { return host_raw_deleter ? &releaseEither : nullptr; }
+c10::DeleterFnPtr ComputeAllocator::raw_deleter() const {
+  return host_raw_deleter ? &releaseEither : nullptr;
+}
 
 #if TORCH_VERSION_MAJOR >= 2
-void ComputeAllocator::copy_data(void *dest, const void *src, std::size_t count) const {
+void ComputeAllocator::copy_data(void *dest, const void *src,
+                                 std::size_t count) const {
   std::memcpy(dest, src, count);
 }
 #endif

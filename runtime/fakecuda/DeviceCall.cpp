@@ -17,10 +17,17 @@ namespace {
 // bookkeeping of tensors' identity.
 bool crossesDevices(const c10::OperatorName &name) {
   static const std::unordered_set<std::string> names = {
-      "aten::copy_",      "aten::_copy_from",    "aten::_copy_from_and_resize",
-      "aten::_to_copy",   "aten::to",            "aten::set_data",
-      "aten::_has_compatible_shallow_copy_type", "aten::record_stream",
-      "aten::is_pinned",  "aten::_pin_memory",   "aten::is_set_to"};
+      "aten::copy_",
+      "aten::_copy_from",
+      "aten::_copy_from_and_resize",
+      "aten::_to_copy",
+      "aten::to",
+      "aten::set_data",
+      "aten::_has_compatible_shallow_copy_type",
+      "aten::record_stream",
+      "aten::is_pinned",
+      "aten::_pin_memory",
+      "aten::is_set_to"};
   return names.count(name.name) != 0;
 }
 
@@ -35,7 +42,8 @@ DeviceCall::DeviceCall(const c10::OperatorHandle &op, torch::jit::Stack *stack)
   first_argument_ = stack->size() - argument_count_;
 }
 
-void DeviceCall::fallback(const c10::OperatorHandle &op, torch::jit::Stack *stack) {
+void DeviceCall::fallback(const c10::OperatorHandle &op,
+                          torch::jit::Stack *stack) {
   DeviceCall(op, stack).run();
 }
 
@@ -44,7 +52,8 @@ void DeviceCall::run() {
   HostViews views;
   toHost(views);
   {
-    c10::DeviceIndex index = result_device_ && result_device_->is_cuda() && result_device_->has_index()
+    c10::DeviceIndex index = result_device_ && result_device_->is_cuda() &&
+                                     result_device_->has_index()
                                  ? result_device_->index()
                                  : FakeCudaGuard::currentIndex();
     FakeCudaGuard::IndexScope on_device(index);
@@ -75,9 +84,11 @@ void DeviceCall::checkDevices() const {
         return;
       }
       TORCH_CHECK(*common == t.device(),
-                  "Expected all tensors to be on the same device, but found at least two devices, ", *common,
-                  " and ", t.device(), "! (when checking argument for argument ", argument.name(), " in method ",
-                  schema.name(), ")");
+                  "Expected all tensors to be on the same device, but found at "
+                  "least two devices, ",
+                  *common, " and ", t.device(),
+                  "! (when checking argument for argument ", argument.name(),
+                  " in method ", schema.name(), ")");
     };
     if (value.isTensor()) {
       check(value.toTensor(), false);
@@ -95,7 +106,8 @@ void DeviceCall::checkDevices() const {
 void DeviceCall::toHost(HostViews &views) {
   const c10::FunctionSchema &schema = op_.schema();
   c10::optional<c10::Device> first_device_tensor;
-  auto host = [&](const at::Tensor &t, bool written) -> c10::optional<at::Tensor> {
+  auto host = [&](const at::Tensor &t,
+                  bool written) -> c10::optional<at::Tensor> {
     if (!t.defined() || !t.is_cuda())
       return c10::nullopt;
     if (!first_device_tensor)
@@ -138,8 +150,10 @@ void DeviceCall::toHost(HostViews &views) {
     }
   }
   if (!result_device_)
-    result_device_ = first_device_tensor ? *first_device_tensor
-                                         : c10::Device(c10::DeviceType::CUDA, FakeCudaGuard::currentIndex());
+    result_device_ =
+        first_device_tensor
+            ? *first_device_tensor
+            : c10::Device(c10::DeviceType::CUDA, FakeCudaGuard::currentIndex());
 }
 
 void DeviceCall::writeBack(HostViews &views) {
@@ -155,9 +169,13 @@ void DeviceCall::writeBack(HostViews &views) {
     const c10::StorageImpl *storage = host.storage().unsafeGetStorageImpl();
     if (storage != argument.device.storage().unsafeGetStorageImpl()) {
       const c10::Storage *known = views.deviceStorageOf(storage);
-      device->set_storage_keep_dtype(known ? *known : deviceStorageFor(host.storage(), argument.device.device().index()));
+      device->set_storage_keep_dtype(
+          known ? *known
+                : deviceStorageFor(host.storage(),
+                                   argument.device.device().index()));
     }
-    if (host.sizes() != argument.device.sizes() || host.strides() != argument.device.strides())
+    if (host.sizes() != argument.device.sizes() ||
+        host.strides() != argument.device.strides())
       device->set_sizes_and_strides(host.sizes(), host.strides());
     if (host.storage_offset() != argument.device.storage_offset())
       device->set_storage_offset(host.storage_offset());
@@ -178,20 +196,24 @@ void DeviceCall::toDevice(HostViews &views) {
   }
 }
 
-at::Tensor DeviceCall::resultOnDevice(const at::Tensor &result, HostViews &views) {
+at::Tensor DeviceCall::resultOnDevice(const at::Tensor &result,
+                                      HostViews &views) {
   if (!result.defined())
     return result;
   for (const Argument &argument : arguments_)
     if (result.unsafeGetTensorImpl() == argument.host.unsafeGetTensorImpl())
       return argument.device;
-  if (!result.is_cpu() || result_device_->is_cpu() || result.layout() != c10::kStrided)
+  if (!result.is_cpu() || result_device_->is_cpu() ||
+      result.layout() != c10::kStrided)
     return result;
   const c10::StorageImpl *storage = result.storage().unsafeGetStorageImpl();
   if (const c10::Storage *device = views.deviceStorageOf(storage))
     return deviceTensorOn(*device, result);
   c10::Storage &adopted = adopted_[storage];
   if (!adopted.unsafeGetStorageImpl())
-    adopted = deviceStorageFor(result.storage(), result_device_->has_index() ? result_device_->index() : 0);
+    adopted = deviceStorageFor(result.storage(), result_device_->has_index()
+                                                     ? result_device_->index()
+                                                     : 0);
   return deviceTensorOn(adopted, result);
 }
 

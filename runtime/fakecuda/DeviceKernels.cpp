@@ -21,15 +21,19 @@ using torch::jit::Stack;
 // The arguments of a boxed call, read from the end of the stack.
 class Arguments {
 public:
-  Arguments(Stack *stack, std::size_t count) : stack_(stack), first_(stack->size() - count), count_(count) {}
-  const c10::IValue &operator[](std::size_t i) const { return (*stack_)[first_ + i]; }
+  Arguments(Stack *stack, std::size_t count)
+      : stack_(stack), first_(stack->size() - count), count_(count) {}
+  const c10::IValue &operator[](std::size_t i) const {
+    return (*stack_)[first_ + i];
+  }
   c10::IValue &operator[](std::size_t i) { return (*stack_)[first_ + i]; }
 
   std::vector<int64_t> ints(std::size_t i) const {
     std::vector<int64_t> out;
     for (const c10::IValue element : (*this)[i].toList()) {
 #if TORCH_VERSION_MAJOR >= 2
-      out.push_back(element.isSymInt() ? element.toSymInt().expect_int() : element.toInt());
+      out.push_back(element.isSymInt() ? element.toSymInt().expect_int()
+                                       : element.toInt());
 #else
       out.push_back(element.toInt());
 #endif
@@ -38,7 +42,8 @@ public:
   }
   template <typename Enum> c10::optional<Enum> optional(std::size_t i) const {
     const c10::IValue &v = (*this)[i];
-    return v.isNone() ? c10::nullopt : c10::optional<Enum>(static_cast<Enum>(v.toInt()));
+    return v.isNone() ? c10::nullopt
+                      : c10::optional<Enum>(static_cast<Enum>(v.toInt()));
   }
   c10::optional<c10::Device> device(std::size_t i) const {
     const c10::IValue &v = (*this)[i];
@@ -61,10 +66,14 @@ private:
 };
 
 c10::DeviceIndex indexOf(const c10::optional<c10::Device> &device) {
-  c10::DeviceIndex index = device && device->has_index() ? device->index() : FakeCudaGuard::currentIndex();
-  TORCH_CHECK(index < FakeCudaGuard::devices(), "CUDA error: invalid device ordinal (device ", int(index),
-              " of ", int(FakeCudaGuard::devices()),
-              " fake CUDA devices; DEVPLACE_FAKE_CUDA_DEVICES sets their number)");
+  c10::DeviceIndex index = device && device->has_index()
+                               ? device->index()
+                               : FakeCudaGuard::currentIndex();
+  TORCH_CHECK(
+      index < FakeCudaGuard::devices(),
+      "CUDA error: invalid device ordinal (device ", int(index), " of ",
+      int(FakeCudaGuard::devices()),
+      " fake CUDA devices; DEVPLACE_FAKE_CUDA_DEVICES sets their number)");
   return index;
 }
 
@@ -73,14 +82,16 @@ c10::ScalarType dtypeOr(const c10::optional<c10::ScalarType> &dtype) {
 }
 
 // empty.memory_format(SymInt[] size, *, ScalarType? dtype, Layout? layout,
-//                     Device? device, bool? pin_memory, MemoryFormat? memory_format)
+//                     Device? device, bool? pin_memory, MemoryFormat?
+//                     memory_format)
 void empty(const c10::OperatorHandle &, Stack *stack) {
   Arguments args(stack, 6);
   FakeCudaGuard::IndexScope on_device(indexOf(args.device(3)));
-  at::Tensor t = at::detail::empty_generic(args.ints(0), &DeviceAllocator::instance(),
-                                           c10::DispatchKeySet(c10::DispatchKey::CUDA),
-                                           dtypeOr(args.optional<c10::ScalarType>(1)),
-                                           args.optional<c10::MemoryFormat>(5));
+  at::Tensor t =
+      at::detail::empty_generic(args.ints(0), &DeviceAllocator::instance(),
+                                c10::DispatchKeySet(c10::DispatchKey::CUDA),
+                                dtypeOr(args.optional<c10::ScalarType>(1)),
+                                args.optional<c10::MemoryFormat>(5));
   args.returns(std::move(t));
 }
 
@@ -89,9 +100,10 @@ void empty(const c10::OperatorHandle &, Stack *stack) {
 void emptyStrided(const c10::OperatorHandle &, Stack *stack) {
   Arguments args(stack, 6);
   FakeCudaGuard::IndexScope on_device(indexOf(args.device(4)));
-  at::Tensor t = at::detail::empty_strided_generic(args.ints(0), args.ints(1), &DeviceAllocator::instance(),
-                                                   c10::DispatchKeySet(c10::DispatchKey::CUDA),
-                                                   dtypeOr(args.optional<c10::ScalarType>(2)));
+  at::Tensor t = at::detail::empty_strided_generic(
+      args.ints(0), args.ints(1), &DeviceAllocator::instance(),
+      c10::DispatchKeySet(c10::DispatchKey::CUDA),
+      dtypeOr(args.optional<c10::ScalarType>(2)));
   args.returns(std::move(t));
 }
 
@@ -103,7 +115,8 @@ void synchronise() {
 }
 
 bool isPinned(const at::Tensor &t) {
-  return t.is_cpu() && PinnedMemory::instance().contains(t.storage().data_ptr().get());
+  return t.is_cpu() &&
+         PinnedMemory::instance().contains(t.storage().data_ptr().get());
 }
 
 // dst.copy_(src, non_blocking) where either is on the fake device.
@@ -161,11 +174,13 @@ void toCopy(const c10::OperatorHandle &op, Stack *stack) {
   if (device && device->is_cpu()) {
     // A non_blocking copy to the host goes into pinned memory, as CUDA's
     // _to_copy allocates it, and so is asynchronous.
-    at::Tensor host = at::_to_copy(hostViewOf(self), args.optional<c10::ScalarType>(1), args.optional<c10::Layout>(2),
-                                   c10::Device(c10::DeviceType::CPU), false, false,
-                                   args.optional<c10::MemoryFormat>(6));
+    at::Tensor host = at::_to_copy(
+        hostViewOf(self), args.optional<c10::ScalarType>(1),
+        args.optional<c10::Layout>(2), c10::Device(c10::DeviceType::CPU), false,
+        false, args.optional<c10::MemoryFormat>(6));
     if (args.flag(4) || non_blocking) {
-      at::Tensor pinned = at::empty_strided(host.sizes(), host.strides(), host.options().pinned_memory(true));
+      at::Tensor pinned = at::empty_strided(host.sizes(), host.strides(),
+                                            host.options().pinned_memory(true));
       pinned.copy_(host);
       host = pinned;
     }
@@ -201,37 +216,42 @@ void isPinnedKernel(const c10::OperatorHandle &, Stack *stack) {
 void pinMemory(const c10::OperatorHandle &, Stack *stack) {
   Arguments args(stack, 2);
   at::Tensor self = args[0].toTensor();
-  at::Tensor pinned = at::empty_strided(self.sizes(), self.strides(), self.options().pinned_memory(true));
+  at::Tensor pinned = at::empty_strided(self.sizes(), self.strides(),
+                                        self.options().pinned_memory(true));
   pinned.copy_(self);
   args.returns(std::move(pinned));
 }
 
 // record_stream(Tensor(a!) self, Stream s) -> (): one stream per device.
-void recordStream(const c10::OperatorHandle &, Stack *stack) { torch::jit::drop(*stack, 2); }
+void recordStream(const c10::OperatorHandle &, Stack *stack) {
+  torch::jit::drop(*stack, 2);
+}
 
 } // namespace
 
-#define DEVPLACE_KERNELS(X)                                                                                    \
-  X("aten::empty.memory_format", empty)                                                                        \
-  X("aten::empty_strided", emptyStrided)                                                                       \
-  X("aten::copy_", copy)                                                                                       \
-  X("aten::_copy_from", copyFrom)                                                                              \
-  X("aten::_copy_from_and_resize", copyFromAndResize)                                                          \
-  X("aten::_to_copy", toCopy)                                                                                  \
-  X("aten::_local_scalar_dense", localScalarDense)                                                             \
-  X("aten::is_pinned", isPinnedKernel)                                                                         \
-  X("aten::_pin_memory", pinMemory)                                                                            \
+#define DEVPLACE_KERNELS(X)                                                    \
+  X("aten::empty.memory_format", empty)                                        \
+  X("aten::empty_strided", emptyStrided)                                       \
+  X("aten::copy_", copy)                                                       \
+  X("aten::_copy_from", copyFrom)                                              \
+  X("aten::_copy_from_and_resize", copyFromAndResize)                          \
+  X("aten::_to_copy", toCopy)                                                  \
+  X("aten::_local_scalar_dense", localScalarDense)                             \
+  X("aten::is_pinned", isPinnedKernel)                                         \
+  X("aten::_pin_memory", pinMemory)                                            \
   X("aten::record_stream", recordStream)
 
 void registerDeviceKernels(torch::Library &aten) {
-#define DEVPLACE_REGISTER(name, kernel) aten.impl(name, torch::CppFunction::makeFromBoxedFunction<&kernel>());
+#define DEVPLACE_REGISTER(name, kernel)                                        \
+  aten.impl(name, torch::CppFunction::makeFromBoxedFunction<&kernel>());
   DEVPLACE_KERNELS(DEVPLACE_REGISTER)
 #undef DEVPLACE_REGISTER
 }
 
 bool hasDeviceKernel(const std::string &name) {
 #define DEVPLACE_NAME(name, kernel) name,
-  static const std::unordered_set<std::string> names = {DEVPLACE_KERNELS(DEVPLACE_NAME)};
+  static const std::unordered_set<std::string> names = {
+      DEVPLACE_KERNELS(DEVPLACE_NAME)};
 #undef DEVPLACE_NAME
   return names.count(name) != 0;
 }

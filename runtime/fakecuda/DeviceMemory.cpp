@@ -39,9 +39,11 @@ std::size_t capacityFromEnvironment() {
 }
 
 char *reserve(std::size_t bytes, int protection) {
-  void *p = mmap(nullptr, bytes, protection, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void *p = mmap(nullptr, bytes, protection,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   TORCH_CHECK(p != MAP_FAILED, "devplace fakecuda: cannot reserve ", bytes,
-              " bytes of address space for the fake CUDA device (DEVPLACE_FAKE_CUDA_MEMORY)");
+              " bytes of address space for the fake CUDA device "
+              "(DEVPLACE_FAKE_CUDA_MEMORY)");
   return static_cast<char *>(p);
 }
 
@@ -72,8 +74,9 @@ std::size_t DeviceMemory::carve(std::size_t size) {
     return offset;
   }
   if (capacity_ - top_ < size) {
-    TORCH_CHECK(false, "CUDA out of memory. Tried to allocate ", size, " bytes (the fake CUDA device has ",
-                capacity_, " bytes, ", live_bytes_,
+    TORCH_CHECK(false, "CUDA out of memory. Tried to allocate ", size,
+                " bytes (the fake CUDA device has ", capacity_, " bytes, ",
+                live_bytes_,
                 " in use; DEVPLACE_FAKE_CUDA_MEMORY sets its size)");
   }
   std::size_t offset = top_;

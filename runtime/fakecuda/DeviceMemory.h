@@ -58,10 +58,10 @@ private:
   std::size_t top_ = 0; // bytes ever handed out from the start
 
   mutable std::mutex mutex_;
-  std::map<std::size_t, Block> live_;                       // by offset
-  std::map<std::size_t, std::size_t> free_by_offset_;       // offset -> size
+  std::map<std::size_t, Block> live_;                          // by offset
+  std::map<std::size_t, std::size_t> free_by_offset_;          // offset -> size
   std::set<std::pair<std::size_t, std::size_t>> free_by_size_; // (size, offset)
-  std::map<std::size_t, std::size_t> carved_;               // offset -> rounded size
+  std::map<std::size_t, std::size_t> carved_; // offset -> rounded size
   std::size_t live_bytes_ = 0;
   std::size_t peak_bytes_ = 0;
 };

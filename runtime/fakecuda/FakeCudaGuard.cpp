@@ -21,16 +21,21 @@ c10::DeviceIndex countFromEnvironment() {
 }
 
 void checkIndex(c10::DeviceIndex index) {
-  TORCH_CHECK(index >= 0 && index < FakeCudaGuard::devices(), "CUDA error: invalid device ordinal ",
-              "(device ", int(index), " of ", int(FakeCudaGuard::devices()),
-              " fake CUDA devices; DEVPLACE_FAKE_CUDA_DEVICES sets their number)");
+  TORCH_CHECK(
+      index >= 0 && index < FakeCudaGuard::devices(),
+      "CUDA error: invalid device ordinal ", "(device ", int(index), " of ",
+      int(FakeCudaGuard::devices()),
+      " fake CUDA devices; DEVPLACE_FAKE_CUDA_DEVICES sets their number)");
 }
 
 } // namespace
 
 c10::DeviceIndex FakeCudaGuard::currentIndex() { return current_index; }
 
-FakeCudaGuard::IndexScope::IndexScope(c10::DeviceIndex index) : previous_(current_index) { current_index = index; }
+FakeCudaGuard::IndexScope::IndexScope(c10::DeviceIndex index)
+    : previous_(current_index) {
+  current_index = index;
+}
 FakeCudaGuard::IndexScope::~IndexScope() { current_index = previous_; }
 
 c10::DeviceIndex FakeCudaGuard::devices() {
@@ -46,7 +51,9 @@ c10::Device FakeCudaGuard::exchangeDevice(c10::Device device) const {
   return old;
 }
 
-c10::Device FakeCudaGuard::getDevice() const { return {c10::DeviceType::CUDA, current_index}; }
+c10::Device FakeCudaGuard::getDevice() const {
+  return {c10::DeviceType::CUDA, current_index};
+}
 
 void FakeCudaGuard::setDevice(c10::Device device) const {
   c10::DeviceIndex index = device.has_index() ? device.index() : 0;
@@ -66,7 +73,8 @@ c10::Stream FakeCudaGuard::getDefaultStream(c10::Device device) const {
   return c10::Stream(c10::Stream::DEFAULT, device);
 }
 
-c10::Stream FakeCudaGuard::getStreamFromGlobalPool(c10::Device device, bool) const {
+c10::Stream FakeCudaGuard::getStreamFromGlobalPool(c10::Device device,
+                                                   bool) const {
   return c10::Stream(c10::Stream::DEFAULT, device);
 }
 
@@ -74,12 +82,14 @@ c10::Stream FakeCudaGuard::exchangeStream(c10::Stream stream) const noexcept {
   return c10::Stream(c10::Stream::DEFAULT, stream.device());
 }
 
-c10::DeviceIndex FakeCudaGuard::deviceCount() const noexcept { return devices(); }
+c10::DeviceIndex FakeCudaGuard::deviceCount() const noexcept {
+  return devices();
+}
 
 // Events mark points in a stream's work; the fake device's work is done when
 // it returns, so an event is complete as soon as it is recorded.
-void FakeCudaGuard::record(void **event, const c10::Stream &, const c10::DeviceIndex,
-                           const c10::EventFlag) const {
+void FakeCudaGuard::record(void **event, const c10::Stream &,
+                           const c10::DeviceIndex, const c10::EventFlag) const {
   if (event && !*event)
     *event = reinterpret_cast<void *>(1);
 }
@@ -88,12 +98,15 @@ void FakeCudaGuard::block(void *, const c10::Stream &) const {}
 
 bool FakeCudaGuard::queryEvent(void *) const { return true; }
 
-void FakeCudaGuard::destroyEvent(void *, const c10::DeviceIndex) const noexcept {}
+void FakeCudaGuard::destroyEvent(void *,
+                                 const c10::DeviceIndex) const noexcept {}
 
 bool FakeCudaGuard::queryStream(const c10::Stream &) const {
   return PendingCopies::instance().empty();
 }
 
-void FakeCudaGuard::synchronizeStream(const c10::Stream &) const { PendingCopies::instance().land(); }
+void FakeCudaGuard::synchronizeStream(const c10::Stream &) const {
+  PendingCopies::instance().land();
+}
 
 } // namespace devplace::fakecuda

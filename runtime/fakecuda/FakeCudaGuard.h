@@ -33,14 +33,19 @@ public:
   void uncheckedSetDevice(c10::Device device) const noexcept override;
   c10::Stream getStream(c10::Device device) const noexcept override;
   c10::Stream getDefaultStream(c10::Device device) const override;
-  c10::Stream getStreamFromGlobalPool(c10::Device device, bool high_priority = false) const override;
+  c10::Stream
+  getStreamFromGlobalPool(c10::Device device,
+                          bool high_priority = false) const override;
   c10::Stream exchangeStream(c10::Stream stream) const noexcept override;
   c10::DeviceIndex deviceCount() const noexcept override;
-  void record(void **event, const c10::Stream &stream, const c10::DeviceIndex device_index,
+  void record(void **event, const c10::Stream &stream,
+              const c10::DeviceIndex device_index,
               const c10::EventFlag flag) const override;
   void block(void *event, const c10::Stream &stream) const override;
   bool queryEvent(void *event) const override;
-  void destroyEvent(void *event, const c10::DeviceIndex device_index) const noexcept override;
+  void
+  destroyEvent(void *event,
+               const c10::DeviceIndex device_index) const noexcept override;
   bool queryStream(const c10::Stream &stream) const override;
   void synchronizeStream(const c10::Stream &stream) const override;
 };

@@ -33,14 +33,16 @@ public:
   c10::DeviceIndex exchangeDevice(c10::DeviceIndex device) const override;
   c10::DeviceIndex maybeExchangeDevice(c10::DeviceIndex device) const override;
   bool isPinnedPtr(const void *data) const override;
-  const at::Generator &getDefaultGenerator(c10::DeviceIndex device_index = -1) const override;
+  const at::Generator &
+  getDefaultGenerator(c10::DeviceIndex device_index = -1) const override;
   void deviceSynchronize(c10::DeviceIndex device_index) const override;
 #else
   void initCUDA() const override {}
   bool hasPrimaryContext(int64_t) const override { return true; }
   int64_t current_device() const override;
   bool isPinnedPtr(void *data) const override;
-  const at::Generator &getDefaultCUDAGenerator(c10::DeviceIndex device_index = -1) const override;
+  const at::Generator &
+  getDefaultCUDAGenerator(c10::DeviceIndex device_index = -1) const override;
   void deviceSynchronize(int64_t device_index) const override;
 #endif
 };

@@ -41,16 +41,19 @@ void printFrame(int number, void *address) {
   // by offset, fixed executables by address.
   auto *base = static_cast<const char *>(info.dli_fbase);
   bool fixed = reinterpret_cast<const Elf64_Ehdr *>(base)->e_type == ET_EXEC;
-  uintptr_t lookup = reinterpret_cast<uintptr_t>(address) - (number > 0 ? 1 : 0) -
+  uintptr_t lookup = reinterpret_cast<uintptr_t>(address) -
+                     (number > 0 ? 1 : 0) -
                      (fixed ? 0 : reinterpret_cast<uintptr_t>(base));
   char where[64];
-  std::snprintf(where, sizeof where, "%#lx", static_cast<unsigned long>(lookup));
+  std::snprintf(where, sizeof where, "%#lx",
+                static_cast<unsigned long>(lookup));
   std::snprintf(line, sizeof line, "  #%d ", number);
   say(line);
   pid_t child = fork();
   if (child == 0) {
     dup2(STDERR_FILENO, STDOUT_FILENO);
-    const char *argv[] = {"addr2line", "-C", "-f", "-i", "-p", "-e", info.dli_fname, where, nullptr};
+    const char *argv[] = {"addr2line", "-C",           "-f",  "-i",   "-p",
+                          "-e",        info.dli_fname, where, nullptr};
     execvp("addr2line", const_cast<char *const *>(argv));
     std::snprintf(line, sizeof line, "%s+%s\n", info.dli_fname, where);
     say(line);
@@ -66,16 +69,18 @@ void onFault(int signal, siginfo_t *info, void *context) {
   auto &memory = DeviceMemory::instance();
   void *address = info->si_addr;
   if (!memory.inDeviceRange(address)) {
-    const struct sigaction &previous = signal == SIGBUS ? previous_bus : previous_segv;
+    const struct sigaction &previous =
+        signal == SIGBUS ? previous_bus : previous_segv;
     if (previous.sa_flags & SA_SIGINFO && previous.sa_sigaction) {
       previous.sa_sigaction(signal, info, context);
       return;
     }
-    if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN && previous.sa_handler) {
+    if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN &&
+        previous.sa_handler) {
       previous.sa_handler(signal);
       return;
     }
-    struct sigaction fallback {};
+    struct sigaction fallback{};
     fallback.sa_handler = SIG_DFL;
     sigaction(signal, &fallback, nullptr);
     raise(signal);
@@ -84,23 +89,31 @@ void onFault(int signal, siginfo_t *info, void *context) {
   bool wrote = false;
 #if defined(__x86_64__)
   // The page-fault error code's bit 1 is set for a write.
-  wrote = (static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+  wrote =
+      (static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 #endif
   char line[512];
   DeviceMemory::Block block;
   if (memory.blockAt(address, &block)) {
-    std::snprintf(line, sizeof line,
-                  "devplace fakecuda: host code %s memory of a CUDA tensor: address %p is byte %zu of a "
-                  "cuda:%d allocation of %zu bytes at %p. On a GPU this %s crashes or %s garbage; copy the "
-                  "tensor to the host first (.cpu(), .item()).\n",
-                  wrote ? "wrote" : "read", address, static_cast<size_t>(static_cast<char *>(address) - block.device),
-                  int(block.index), block.size, static_cast<const void *>(block.device), wrote ? "write" : "read",
-                  wrote ? "corrupts" : "returns");
+    std::snprintf(
+        line, sizeof line,
+        "devplace fakecuda: host code %s memory of a CUDA tensor: address %p "
+        "is byte %zu of a "
+        "cuda:%d allocation of %zu bytes at %p. On a GPU this %s crashes or %s "
+        "garbage; copy the "
+        "tensor to the host first (.cpu(), .item()).\n",
+        wrote ? "wrote" : "read", address,
+        static_cast<size_t>(static_cast<char *>(address) - block.device),
+        int(block.index), block.size, static_cast<const void *>(block.device),
+        wrote ? "write" : "read", wrote ? "corrupts" : "returns");
   } else {
     std::snprintf(line, sizeof line,
-                  "devplace fakecuda: host code %s fake CUDA memory at %p that no tensor holds (freed, or "
-                  "past the end of an allocation). On a GPU this crashes or %s garbage.\n",
-                  wrote ? "wrote" : "read", address, wrote ? "corrupts" : "returns");
+                  "devplace fakecuda: host code %s fake CUDA memory at %p that "
+                  "no tensor holds (freed, or "
+                  "past the end of an allocation). On a GPU this crashes or %s "
+                  "garbage.\n",
+                  wrote ? "wrote" : "read", address,
+                  wrote ? "corrupts" : "returns");
   }
   say(line);
   say("backtrace:\n");
@@ -110,7 +123,8 @@ void onFault(int signal, siginfo_t *info, void *context) {
   // signal's context, the faulting instruction is the program counter.
   void *pc = nullptr;
 #if defined(__x86_64__)
-  pc = reinterpret_cast<void *>(static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RIP]);
+  pc = reinterpret_cast<void *>(
+      static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RIP]);
 #endif
   int number = 0;
   if (pc)
@@ -134,7 +148,7 @@ void HostReadTrap::install() {
   alternate.ss_sp = stack;
   alternate.ss_size = sizeof stack;
   sigaltstack(&alternate, nullptr);
-  struct sigaction action {};
+  struct sigaction action{};
   action.sa_sigaction = &onFault;
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);

@@ -15,7 +15,8 @@ void PendingCopies::queue(const at::Tensor &destination, at::Tensor values) {
   if (destination.is_contiguous()) {
     std::memset(destination.data_ptr(), 0xFF, destination.nbytes());
   } else {
-    at::Tensor poison = at::empty_like(destination, at::MemoryFormat::Contiguous);
+    at::Tensor poison =
+        at::empty_like(destination, at::MemoryFormat::Contiguous);
     std::memset(poison.data_ptr(), 0xFF, poison.nbytes());
     destination.copy_(poison);
   }

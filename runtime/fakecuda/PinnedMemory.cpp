@@ -15,7 +15,8 @@ PinnedMemory &PinnedMemory::instance() {
 c10::DataPtr PinnedMemory::allocate(size_t bytes) DEVPLACE_ALLOCATE_CONST {
   void *p = nullptr;
   if (bytes > 0) {
-    TORCH_CHECK(posix_memalign(&p, 64, bytes) == 0, "devplace fakecuda: cannot allocate ", bytes,
+    TORCH_CHECK(posix_memalign(&p, 64, bytes) == 0,
+                "devplace fakecuda: cannot allocate ", bytes,
                 " bytes of pinned memory");
     std::lock_guard<std::mutex> lock(mutex_);
     blocks_[static_cast<const char *>(p)] = bytes;
@@ -43,10 +44,13 @@ bool PinnedMemory::contains(const void *p) const {
   return c < it->first + it->second;
 }
 
-c10::DeleterFnPtr PinnedMemory::raw_deleter() const { return &PinnedMemory::release; }
+c10::DeleterFnPtr PinnedMemory::raw_deleter() const {
+  return &PinnedMemory::release;
+}
 
 #if TORCH_VERSION_MAJOR >= 2
-void PinnedMemory::copy_data(void *dest, const void *src, std::size_t count) const {
+void PinnedMemory::copy_data(void *dest, const void *src,
+                             std::size_t count) const {
   std::memcpy(dest, src, count);
 }
 #endif

@@ -26,7 +26,8 @@ public:
 private:
   static void release(void *p);
   mutable std::mutex mutex_;
-  mutable std::map<const char *, std::size_t> blocks_; // allocate() is const in 1.13
+  mutable std::map<const char *, std::size_t>
+      blocks_; // allocate() is const in 1.13
 };
 
 } // namespace devplace::fakecuda

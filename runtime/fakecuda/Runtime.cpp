@@ -46,15 +46,21 @@ void routeCompositeKernels(torch::Library &aten) {
   for (const c10::OperatorName &name : dispatcher.getAllOpNames()) {
     if (name.name.rfind("aten::", 0) != 0)
       continue;
-    std::string full = name.overload_name.empty() ? name.name : name.name + "." + name.overload_name;
+    std::string full = name.overload_name.empty()
+                           ? name.name
+                           : name.name + "." + name.overload_name;
     if (hasDeviceKernel(full))
       continue;
     auto op = dispatcher.findOp(name);
     if (!op || op->hasKernelForDispatchKey(c10::DispatchKey::CUDA))
       continue;
-    if (op->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutograd) ||
-        op->hasKernelForDispatchKey(c10::DispatchKey::CompositeExplicitAutogradNonFunctional))
-      aten.impl(full.c_str(), torch::CppFunction::makeFromBoxedFunction<&DeviceCall::fallback>());
+    if (op->hasKernelForDispatchKey(
+            c10::DispatchKey::CompositeExplicitAutograd) ||
+        op->hasKernelForDispatchKey(
+            c10::DispatchKey::CompositeExplicitAutogradNonFunctional))
+      aten.impl(
+          full.c_str(),
+          torch::CppFunction::makeFromBoxedFunction<&DeviceCall::fallback>());
   }
 }
 
@@ -62,23 +68,30 @@ void start() {
   if (FakeCudaGuard::devices() == 0)
     return; // DEVPLACE_FAKE_CUDA_DEVICES=0: LibTorch as it is
   if (at::CUDAHooksRegistry()->Has("CUDAHooks"))
-    refuse("this LibTorch has CUDA (its CUDA library is loaded); the fake CUDA device is for CPU-only "
+    refuse("this LibTorch has CUDA (its CUDA library is loaded); the fake CUDA "
+           "device is for CPU-only "
            "LibTorch builds: run without it on a GPU machine");
   at::CUDAHooksRegistry()->Register(
-      "CUDAHooks", [](at::CUDAHooksArgs args) -> std::unique_ptr<at::CUDAHooksInterface> {
+      "CUDAHooks",
+      [](at::CUDAHooksArgs args) -> std::unique_ptr<at::CUDAHooksInterface> {
         return std::make_unique<FakeCudaHooks>(args);
       });
   if (!dynamic_cast<const FakeCudaHooks *>(&at::detail::getCUDAHooks()))
-    refuse("LibTorch was asked about CUDA before the fake CUDA device was loaded, and keeps its first "
-           "answer; load libdevplace_fakecuda.so with LD_PRELOAD or link it into the program");
-  static c10::impl::DeviceGuardImplRegistrar guard(c10::DeviceType::CUDA, new FakeCudaGuard());
+    refuse("LibTorch was asked about CUDA before the fake CUDA device was "
+           "loaded, and keeps its first "
+           "answer; load libdevplace_fakecuda.so with LD_PRELOAD or link it "
+           "into the program");
+  static c10::impl::DeviceGuardImplRegistrar guard(c10::DeviceType::CUDA,
+                                                   new FakeCudaGuard());
   c10::SetAllocator(c10::DeviceType::CUDA, &DeviceAllocator::instance());
   DeviceMemory::instance();
   ComputeAllocator::instance().install();
-  static auto *fallback =
-      new torch::Library(torch::Library::IMPL, "_", c10::DispatchKey::CUDA, __FILE__, __LINE__);
-  fallback->fallback(torch::CppFunction::makeFromBoxedFunction<&DeviceCall::fallback>());
-  static auto *aten = new torch::Library(torch::Library::IMPL, "aten", c10::DispatchKey::CUDA, __FILE__, __LINE__);
+  static auto *fallback = new torch::Library(
+      torch::Library::IMPL, "_", c10::DispatchKey::CUDA, __FILE__, __LINE__);
+  fallback->fallback(
+      torch::CppFunction::makeFromBoxedFunction<&DeviceCall::fallback>());
+  static auto *aten = new torch::Library(
+      torch::Library::IMPL, "aten", c10::DispatchKey::CUDA, __FILE__, __LINE__);
   registerDeviceKernels(*aten);
   routeCompositeKernels(*aten);
   HostReadTrap::install();
@@ -95,11 +108,15 @@ struct Start {
 
 extern "C" {
 
-int devplace_fakecuda_active(void) { return devplace::fakecuda::registered ? 1 : 0; }
+int devplace_fakecuda_active(void) {
+  return devplace::fakecuda::registered ? 1 : 0;
+}
 
 long devplace_fakecuda_synchronisations(void) {
   return devplace::fakecuda::PendingCopies::instance().synchronisations();
 }
 
-size_t devplace_fakecuda_peak_bytes(void) { return devplace::fakecuda::DeviceMemory::instance().peakBytes(); }
+size_t devplace_fakecuda_peak_bytes(void) {
+  return devplace::fakecuda::DeviceMemory::instance().peakBytes();
+}
 }

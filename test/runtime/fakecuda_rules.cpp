@@ -32,14 +32,16 @@ void attempt(const char *what, const std::function<void()> &f) {
     std::cout << what << ": ran" << std::endl;
   } catch (const c10::Error &e) {
     std::string message = e.what_without_backtrace();
-    std::cout << what << ": threw: " << message.substr(0, message.find('\n')) << std::endl;
+    std::cout << what << ": threw: " << message.substr(0, message.find('\n'))
+              << std::endl;
   } catch (const std::exception &e) {
     // The TorchScript interpreter's error: the operator's message is its
     // last line.
     std::string message = e.what();
     while (!message.empty() && message.back() == '\n')
       message.pop_back();
-    std::cout << what << ": threw: " << message.substr(message.rfind('\n') + 1) << std::endl;
+    std::cout << what << ": threw: " << message.substr(message.rfind('\n') + 1)
+              << std::endl;
   }
 }
 
@@ -47,15 +49,17 @@ void attempt(const char *what, const std::function<void()> &f) {
 // `device`, from the same seed: the same numbers on every device.
 std::vector<float> trained(torch::Device device) {
   torch::manual_seed(7);
-  torch::nn::Sequential net(torch::nn::Conv2d(torch::nn::Conv2dOptions(1, 4, 3).padding(1)), torch::nn::ReLU(),
-                            torch::nn::Flatten(), torch::nn::Linear(4 * 8 * 8, 1));
+  torch::nn::Sequential net(
+      torch::nn::Conv2d(torch::nn::Conv2dOptions(1, 4, 3).padding(1)),
+      torch::nn::ReLU(), torch::nn::Flatten(), torch::nn::Linear(4 * 8 * 8, 1));
   net->to(device);
   torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-2));
   torch::Tensor x = torch::randn({16, 1, 8, 8}).to(device);
   torch::Tensor y = (torch::rand({16, 1}) > 0.5).to(torch::kFloat).to(device);
   for (int step = 0; step < 5; ++step) {
     adam.zero_grad();
-    torch::Tensor loss = torch::binary_cross_entropy_with_logits(net->forward(x), y);
+    torch::Tensor loss =
+        torch::binary_cross_entropy_with_logits(net->forward(x), y);
     loss.backward();
     adam.step();
   }
@@ -72,7 +76,8 @@ const std::map<std::string, std::function<void()>> scenarios = {
      [] {
        std::cout << "is_available " << torch::cuda::is_available() << "\n";
        std::cout << "device_count " << int(torch::cuda::device_count()) << "\n";
-       std::cout << "cudnn_is_available " << torch::cuda::cudnn_is_available() << "\n";
+       std::cout << "cudnn_is_available " << torch::cuda::cudnn_is_available()
+                 << "\n";
        if (!torch::cuda::is_available())
          return;
        torch::cuda::manual_seed_all(1);
@@ -82,11 +87,16 @@ const std::map<std::string, std::function<void()>> scenarios = {
     // Tensors on the device: factories, options, indices, transfers.
     {"tensors",
      [] {
-       torch::Tensor a = torch::arange(6, torch::TensorOptions().dtype(torch::kFloat).device(cuda)).view({2, 3});
+       torch::Tensor a =
+           torch::arange(
+               6, torch::TensorOptions().dtype(torch::kFloat).device(cuda))
+               .view({2, 3});
        torch::Tensor b = torch::ones({2, 3}).cuda();
        torch::Tensor c = (a * b + 1).sum(1);
-       std::cout << c.device() << " is_cuda " << c.is_cuda() << " sum " << c.sum().item<float>() << "\n";
-       std::cout << c.cpu().device() << " " << c.to(torch::kCPU).sum().item<float>() << "\n";
+       std::cout << c.device() << " is_cuda " << c.is_cuda() << " sum "
+                 << c.sum().item<float>() << "\n";
+       std::cout << c.cpu().device() << " "
+                 << c.to(torch::kCPU).sum().item<float>() << "\n";
        std::cout << c << std::endl;
        if (torch::cuda::device_count() > 1) {
          torch::Tensor d = torch::zeros({2}, torch::Device("cuda:1"));
@@ -103,7 +113,8 @@ const std::map<std::string, std::function<void()>> scenarios = {
        attempt("cpu + cuda", [&] { (h + g).sum(); });
        attempt("matmul", [&] { torch::matmul(g, h); });
        attempt("cat", [&] { torch::cat({g, h}); });
-       attempt("index_select with a cpu index", [&] { g.index_select(0, torch::zeros({1}, torch::kLong)); });
+       attempt("index_select with a cpu index",
+               [&] { g.index_select(0, torch::zeros({1}, torch::kLong)); });
      }},
     {"mixed-fixed",
      [] {
@@ -111,15 +122,19 @@ const std::map<std::string, std::function<void()>> scenarios = {
        torch::Tensor h = torch::ones({3});
        attempt("cuda + cpu.to(cuda)", [&] { (g + h.to(cuda)).sum(); });
        attempt("cuda * cpu 0-dim", [&] { (g * torch::tensor(2.0f)).sum(); });
-       attempt("indexing with a cpu index", [&] { g.index({torch::zeros({1}, torch::kLong)}); });
-       attempt("index_select with a cuda index", [&] { g.index_select(0, torch::zeros({1}, torch::kLong).to(cuda)); });
+       attempt("indexing with a cpu index",
+               [&] { g.index({torch::zeros({1}, torch::kLong)}); });
+       attempt("index_select with a cuda index", [&] {
+         g.index_select(0, torch::zeros({1}, torch::kLong).to(cuda));
+       });
      }},
     {"two-devices",
      [] {
        torch::Tensor a = torch::ones({2}, torch::Device("cuda:0"));
        torch::Tensor b = torch::ones({2}, torch::Device("cuda:1"));
        attempt("cuda:0 + cuda:1", [&] { (a + b).sum(); });
-       attempt("cuda:0 + cuda:1 moved to cuda:0", [&] { (a + b.to(a.device())).sum(); });
+       attempt("cuda:0 + cuda:1 moved to cuda:0",
+               [&] { (a + b.to(a.device())).sum(); });
      }},
     // A module moved to CUDA and fed CPU input.
     {"module",
@@ -127,7 +142,8 @@ const std::map<std::string, std::function<void()>> scenarios = {
        torch::nn::Linear fc(4, 2);
        fc->to(torch::kCUDA);
        attempt("forward(cpu input)", [&] { fc->forward(torch::ones({1, 4})); });
-       attempt("forward(input.to(device))", [&] { fc->forward(torch::ones({1, 4}).to(cuda)); });
+       attempt("forward(input.to(device))",
+               [&] { fc->forward(torch::ones({1, 4}).to(cuda)); });
      }},
     // Training: the same numbers on the fake device as on the CPU.
     {"autograd",
@@ -136,34 +152,42 @@ const std::map<std::string, std::function<void()>> scenarios = {
        std::vector<float> device = trained(cuda);
        bool same = host.size() == device.size();
        for (std::size_t i = 0; same && i < host.size(); ++i)
-         same = std::fabs(host[i] - device[i]) <= 1e-4f * (1 + std::fabs(host[i]));
-       std::cout << "parameters after 5 Adam steps: " << (same ? "the same as on the CPU" : "DIFFERENT") << "\n";
+         same =
+             std::fabs(host[i] - device[i]) <= 1e-4f * (1 + std::fabs(host[i]));
+       std::cout << "parameters after 5 Adam steps: "
+                 << (same ? "the same as on the CPU" : "DIFFERENT") << "\n";
        torch::Tensor w = torch::ones({2}, cuda).requires_grad_();
        {
          torch::NoGradGuard no_grad;
-         std::cout << "under NoGradGuard requires_grad " << (w * 2).requires_grad() << std::endl;
+         std::cout << "under NoGradGuard requires_grad "
+                   << (w * 2).requires_grad() << std::endl;
        }
      }},
     // torch::save and torch::load with a device; a TorchScript module
     // loaded onto the device.
     {"serialize",
      [] {
-       std::string dir = std::getenv("SCRATCH") ? std::getenv("SCRATCH") : "/tmp";
-       torch::Tensor t = torch::arange(4, torch::TensorOptions().dtype(torch::kFloat).device(cuda));
+       std::string dir =
+           std::getenv("SCRATCH") ? std::getenv("SCRATCH") : "/tmp";
+       torch::Tensor t = torch::arange(
+           4, torch::TensorOptions().dtype(torch::kFloat).device(cuda));
        torch::save(t, dir + "/t.pt");
        torch::Tensor back;
        torch::load(back, dir + "/t.pt", cuda);
-       std::cout << "loaded " << back.device() << " " << back.sum().item<float>() << "\n";
+       std::cout << "loaded " << back.device() << " "
+                 << back.sum().item<float>() << "\n";
        torch::jit::Module m("m");
        m.register_parameter("w", torch::full({4}, 2.0f), false);
        m.define("def forward(self, x):\n  return x * self.w\n");
        m.save(dir + "/m.pt");
        torch::jit::Module on_device = torch::jit::load(dir + "/m.pt", cuda);
        attempt("scripted forward(cuda input)", [&] {
-         torch::Tensor y = on_device.forward({torch::ones({4}).to(cuda)}).toTensor();
+         torch::Tensor y =
+             on_device.forward({torch::ones({4}).to(cuda)}).toTensor();
          std::cout << y.device() << " " << y.sum().item<float>() << "\n";
        });
-       attempt("scripted forward(cpu input)", [&] { on_device.forward({torch::ones({4})}); });
+       attempt("scripted forward(cpu input)",
+               [&] { on_device.forward({torch::ones({4})}); });
      }},
     // Host code reading device memory: stopped at the read.
     {"read-data-ptr",
@@ -242,29 +266,37 @@ const std::map<std::string, std::function<void()>> scenarios = {
      [] {
        torch::Tensor d = torch::full({4}, 3.0f, cuda);
        torch::Tensor h = d.to(torch::kCPU, /*non_blocking=*/true);
-       std::cout << "pinned " << h.is_pinned() << " before synchronize " << h.data_ptr<float>()[0] << "\n";
+       std::cout << "pinned " << h.is_pinned() << " before synchronize "
+                 << h.data_ptr<float>()[0] << "\n";
        torch::cuda::synchronize();
        std::cout << "after synchronize " << h.data_ptr<float>()[0] << "\n";
        torch::Tensor h2 = (d * 2).to(torch::kCPU, /*non_blocking=*/true);
        float ignored = d.sum().item<float>();
        (void)ignored;
        std::cout << "after item " << h2.data_ptr<float>()[0] << "\n";
-       torch::Tensor pinned = torch::empty({4}, torch::TensorOptions().pinned_memory(true));
+       torch::Tensor pinned =
+           torch::empty({4}, torch::TensorOptions().pinned_memory(true));
        pinned.copy_(d * 3, /*non_blocking=*/true);
        torch::Tensor blocking = d.cpu();
-       std::cout << "after a blocking copy " << pinned.data_ptr<float>()[0] << "\n";
+       std::cout << "after a blocking copy " << pinned.data_ptr<float>()[0]
+                 << "\n";
        torch::Tensor pageable = torch::empty({4});
        pageable.copy_(d, /*non_blocking=*/true);
-       std::cout << "pageable destination " << pageable.data_ptr<float>()[0] << std::endl;
+       std::cout << "pageable destination " << pageable.data_ptr<float>()[0]
+                 << std::endl;
      }},
     // Host memory given to LibTorch as device memory.
     {"from-blob",
      [] {
        std::vector<float> host(4, 1.0f);
        attempt("from_blob(host, kCUDA)", [&] {
-         torch::from_blob(host.data(), {4}, torch::TensorOptions().device(cuda)).sum().item<float>();
+         torch::from_blob(host.data(), {4}, torch::TensorOptions().device(cuda))
+             .sum()
+             .item<float>();
        });
-       attempt("from_blob(host).to(kCUDA)", [&] { torch::from_blob(host.data(), {4}).to(cuda).sum().item<float>(); });
+       attempt("from_blob(host).to(kCUDA)", [&] {
+         torch::from_blob(host.data(), {4}).to(cuda).sum().item<float>();
+       });
      }},
     // Loaded after LibTorch answered that there is no CUDA: refused.
     {"late-load",
@@ -276,19 +308,22 @@ const std::map<std::string, std::function<void()>> scenarios = {
     // Host synchronisations, as the runtime counts them.
     {"syncs",
      [] {
-       auto count = reinterpret_cast<long (*)()>(dlsym(RTLD_DEFAULT, "devplace_fakecuda_synchronisations"));
+       auto count = reinterpret_cast<long (*)()>(
+           dlsym(RTLD_DEFAULT, "devplace_fakecuda_synchronisations"));
        torch::Tensor loss = torch::ones({1}, cuda);
        long before = count();
        double total = 0;
        for (int i = 0; i < 10; ++i)
          total += (loss * i).item<double>();
-       std::cout << "item() in a loop of 10: " << count() - before << " synchronisations\n";
+       std::cout << "item() in a loop of 10: " << count() - before
+                 << " synchronisations\n";
        before = count();
        torch::Tensor sum = torch::zeros({1}, cuda);
        for (int i = 0; i < 10; ++i)
          sum += loss * i;
        total += sum.item<double>();
-       std::cout << "summed on the device: " << count() - before << " synchronisation (" << total << ")" << std::endl;
+       std::cout << "summed on the device: " << count() - before
+                 << " synchronisation (" << total << ")" << std::endl;
      }},
 };
 

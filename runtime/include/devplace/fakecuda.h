@@ -22,20 +22,23 @@ namespace devplace::fakecuda {
 
 // Whether the fake CUDA device is loaded and registered.
 inline bool active() {
-  auto *f = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "devplace_fakecuda_active"));
+  auto *f = reinterpret_cast<int (*)()>(
+      dlsym(RTLD_DEFAULT, "devplace_fakecuda_active"));
   return f && f() != 0;
 }
 
 // Host synchronisations so far: blocking copies between the device and the
 // host, item() of a device tensor, torch::cuda::synchronize().
 inline long synchronisations() {
-  auto *f = reinterpret_cast<long (*)()>(dlsym(RTLD_DEFAULT, "devplace_fakecuda_synchronisations"));
+  auto *f = reinterpret_cast<long (*)()>(
+      dlsym(RTLD_DEFAULT, "devplace_fakecuda_synchronisations"));
   return f ? f() : 0;
 }
 
 // The most device memory held at once, in bytes.
 inline std::size_t peakBytes() {
-  auto *f = reinterpret_cast<std::size_t (*)()>(dlsym(RTLD_DEFAULT, "devplace_fakecuda_peak_bytes"));
+  auto *f = reinterpret_cast<std::size_t (*)()>(
+      dlsym(RTLD_DEFAULT, "devplace_fakecuda_peak_bytes"));
   return f ? f() : 0;
 }
 
