@@ -13,8 +13,11 @@
 #      device tensors, handed to matplotlib) and the fixed Python variant,
 #      and times an epoch of each against the C++ example;
 #   5. writes report.txt (and curves.png where gnuplot or matplotlib is
-#      there) under the output folder.
-# Exits non-zero when the fixed example fails or misses its threshold.
+#      there) under the output folder;
+#   6. builds the fake CUDA device's scenarios (test/runtime/fakecuda_rules)
+#      and runs them on the GPU: each must end as it ends on the fake device.
+# Exits non-zero when the fixed example fails or misses its threshold, or a
+# scenario ends otherwise than on the fake device.
 #
 #   scripts/gpu-check.sh [--dry-run] [--out DIR] [--python PY]
 #
@@ -131,4 +134,21 @@ fig.savefig(sys.argv[2])
 EOF
 fi
 [[ -f "$out/curves.png" ]] && say "curves: $out/curves.png"
+
+# 6. The fake CUDA device's scenarios on this device: every outcome (ran or
+# stopped, each operation ran or threw) must be the fake device's, checked
+# in as test/runtime/fakecuda-outcomes.txt; a difference is a bug in the
+# fake device (or, on --dry-run, the CPU's own answers).
+cmake -S test/runtime/fakecuda-rules-standalone -B "$work/rules" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_PREFIX_PATH="$prefix/../..;$prefix" > "$work.rules.log" 2>&1 &&
+  cmake --build "$work/rules" -j "$(nproc)" >> "$work.rules.log" 2>&1 ||
+  { tail -30 "$work.rules.log" >> "$report"; fail "fakecuda_rules does not build (see $work.rules.log)"; }
+"$py" test/runtime/fakecuda_outcomes.py "$work/rules/fakecuda-rules" > "$work/outcomes.txt" 2>&1
+if diff test/runtime/fakecuda-outcomes.txt "$work/outcomes.txt" > "$work/outcomes.diff"; then
+  say "fake CUDA scenarios: every outcome on $device is the fake device's"
+else
+  say "fake CUDA scenarios: outcomes differ (< fake device, > $device):"
+  sed 's/^/  /' "$work/outcomes.diff" | tee -a "$report"
+  ((dry)) || fail "the fake CUDA device disagrees with the GPU"
+fi
 say "gpu-check: ok"
