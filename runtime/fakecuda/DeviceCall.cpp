@@ -49,6 +49,20 @@ void DeviceCall::fallback(const c10::OperatorHandle &op,
 
 void DeviceCall::run() {
   checkDevices();
+  // An operator with a CUDA kernel only (in a CUDA build) has no CPU kernel
+  // to run here: say so, rather than LibTorch's "no CPU backend".
+  TORCH_CHECK_NOT_IMPLEMENTED(
+      op_.hasKernelForDispatchKey(c10::DispatchKey::CPU) ||
+          op_.hasKernelForDispatchKey(
+              c10::DispatchKey::CompositeExplicitAutograd) ||
+          op_.hasKernelForDispatchKey(
+              c10::DispatchKey::CompositeExplicitAutogradNonFunctional) ||
+          op_.hasKernelForDispatchKey(
+              c10::DispatchKey::CompositeImplicitAutograd),
+      "devplace fakecuda: ", op_.schema().operator_name(),
+      " has a kernel for CUDA only, and the fake CUDA device, which computes "
+      "with the CPU's kernels, has no "
+      "equivalent of its own for it (docs/fakecuda.md, \"What it cannot be\")");
   HostViews views;
   toHost(views);
   {

@@ -12,6 +12,7 @@
 #include "FakeCudaHooks.h"
 #include "HostReadTrap.h"
 #include "PendingCopies.h"
+#include "RecurrentCells.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
@@ -93,6 +94,7 @@ void start() {
   static auto *aten = new torch::Library(
       torch::Library::IMPL, "aten", c10::DispatchKey::CUDA, __FILE__, __LINE__);
   registerDeviceKernels(*aten);
+  registerRecurrentCells(*aten);
   routeCompositeKernels(*aten);
   HostReadTrap::install();
   registered = true;

@@ -70,6 +70,43 @@ std::vector<float> trained(torch::Device device) {
   return out;
 }
 
+// The outputs and gradients of LibTorch's recurrent layers and cells, run
+// forward and backward on `device` from the same seed.
+std::vector<float> recurrent(torch::Device device) {
+  torch::manual_seed(3);
+  torch::nn::LSTM lstm(
+      torch::nn::LSTMOptions(5, 6).num_layers(2).bidirectional(true));
+  torch::nn::GRU gru(torch::nn::GRUOptions(5, 6));
+  torch::nn::LSTMCell lstm_cell(5, 6);
+  torch::nn::GRUCell gru_cell(5, 6);
+  lstm->to(device);
+  gru->to(device);
+  lstm_cell->to(device);
+  gru_cell->to(device);
+  torch::Tensor x = torch::randn({7, 3, 5}).to(device);
+  torch::Tensor step = torch::randn({3, 5}).to(device);
+  torch::Tensor loss = std::get<0>(lstm->forward(x)).pow(2).sum() +
+                       std::get<0>(gru->forward(x)).pow(2).sum() +
+                       std::get<1>(lstm_cell->forward(step)).pow(2).sum() +
+                       gru_cell->forward(step).pow(2).sum();
+  loss.backward();
+  std::vector<float> out{loss.item<float>()};
+  for (torch::nn::Module *m : std::initializer_list<torch::nn::Module *>{
+           lstm.get(), gru.get(), lstm_cell.get(), gru_cell.get()})
+    for (const torch::Tensor &p : m->parameters())
+      out.push_back(p.grad().abs().sum().item<float>());
+  return out;
+}
+
+bool same(const std::vector<float> &a, const std::vector<float> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::fabs(a[i] - b[i]) > 1e-4f * (1 + std::fabs(a[i])))
+      return false;
+  return true;
+}
+
 const std::map<std::string, std::function<void()>> scenarios = {
     // torch::cuda's questions.
     {"available",
@@ -162,6 +199,15 @@ const std::map<std::string, std::function<void()>> scenarios = {
          std::cout << "under NoGradGuard requires_grad "
                    << (w * 2).requires_grad() << std::endl;
        }
+     }},
+    // LSTM and GRU layers and cells: LibTorch calls fused cell operators on
+    // CUDA tensors, which the fake device computes itself.
+    {"recurrent",
+     [] {
+       bool equal = same(recurrent(torch::kCPU), recurrent(cuda));
+       std::cout << "LSTM, GRU, LSTMCell, GRUCell forward and backward: "
+                 << (equal ? "the same as on the CPU" : "DIFFERENT")
+                 << std::endl;
      }},
     // torch::save and torch::load with a device; a TorchScript module
     // loaded onto the device.
