@@ -21,3 +21,24 @@ fi
 echo
 echo "The fixed version, examples/celeba_smile/train.cpp, is clean:"
 "$build/tool/devplace" examples/celeba_smile/train.cpp -- "${flags[@]}"
+
+# The same bug at run time, on this CPU: the buggy program under the fake
+# CUDA device stops at the host read devplace reported.
+fakecuda="$build/runtime/libdevplace_fakecuda.so"
+if [[ -f "$fakecuda" && -x "$build/examples/celeba_train_buggy" ]]; then
+  echo
+  echo "== train_buggy on the fake CUDA device (LD_PRELOAD=$fakecuda) =="
+  data="$(mktemp -d)"
+  "$build/examples/make_fake_celeba" "$data" 200 1 > /dev/null
+  status=0
+  LD_PRELOAD="$fakecuda" "$build/examples/celeba_train_buggy" --data "$data" --out "$data/out" --device cuda \
+    --epochs 1 --train-size 96 --valid-size 32 --batch-size 16 > "$data/log" 2>&1 || status=$?
+  # The backtrace's first frame is the program's line; the rest is libc.
+  grep -v '^  #[1-9]' "$data/log"
+  rm -rf "$data"
+  # 86: the fake device stopped a host read of device memory, as it should.
+  if [[ $status -ne 86 ]]; then
+    echo "unexpected: train_buggy exited with status $status on the fake CUDA device" >&2
+    exit 1
+  fi
+fi
