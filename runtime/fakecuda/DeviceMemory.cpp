@@ -1,5 +1,7 @@
 #include "DeviceMemory.h"
 
+#include "Refusal.h"
+
 #include <c10/util/Exception.h>
 
 #include <sys/mman.h>
@@ -21,21 +23,25 @@ std::size_t roundUp(std::size_t n) {
 // DEVPLACE_FAKE_CUDA_MEMORY: the size of the device, in bytes or with a K,
 // M or G suffix (default 64G). Only the pages written take memory.
 std::size_t capacityFromEnvironment() {
-  std::size_t capacity = std::size_t(64) << 30;
-  if (const char *text = std::getenv("DEVPLACE_FAKE_CUDA_MEMORY")) {
-    char *end = nullptr;
-    unsigned long long n = std::strtoull(text, &end, 10);
-    std::size_t unit = 1;
-    if (end && (*end == 'K' || *end == 'k'))
-      unit = std::size_t(1) << 10;
-    else if (end && (*end == 'M' || *end == 'm'))
-      unit = std::size_t(1) << 20;
-    else if (end && (*end == 'G' || *end == 'g'))
-      unit = std::size_t(1) << 30;
-    if (n > 0)
-      capacity = roundUp(std::size_t(n) * unit);
-  }
-  return capacity;
+  const char *text = std::getenv("DEVPLACE_FAKE_CUDA_MEMORY");
+  if (!text)
+    return std::size_t(64) << 30;
+  char *end = nullptr;
+  unsigned long long n = std::strtoull(text, &end, 10);
+  std::size_t shift = 0;
+  if (*end == 'K' || *end == 'k')
+    shift = 10;
+  else if (*end == 'M' || *end == 'm')
+    shift = 20;
+  else if (*end == 'G' || *end == 'g')
+    shift = 30;
+  if (shift)
+    ++end;
+  if (end == text || *end != '\0' || n == 0 || n > (1ull << 46) >> shift)
+    refuse(std::string("DEVPLACE_FAKE_CUDA_MEMORY must be a size such as 16G, "
+                       "512M or 1048576, not '") +
+           text + "'");
+  return roundUp(std::size_t(n) << shift);
 }
 
 char *reserve(std::size_t bytes, int protection) {

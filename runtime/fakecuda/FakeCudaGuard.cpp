@@ -1,6 +1,7 @@
 #include "FakeCudaGuard.h"
 
 #include "PendingCopies.h"
+#include "Refusal.h"
 
 #include <c10/util/Exception.h>
 
@@ -16,8 +17,13 @@ c10::DeviceIndex countFromEnvironment() {
   const char *text = std::getenv("DEVPLACE_FAKE_CUDA_DEVICES");
   if (!text)
     return 1;
-  int n = std::atoi(text);
-  return static_cast<c10::DeviceIndex>(n < 0 ? 0 : n > 16 ? 16 : n);
+  char *end = nullptr;
+  long n = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || n < 0 || n > 16)
+    refuse(std::string("DEVPLACE_FAKE_CUDA_DEVICES must be a number of devices "
+                       "from 0 to 16, not '") +
+           text + "'");
+  return static_cast<c10::DeviceIndex>(n);
 }
 
 void checkIndex(c10::DeviceIndex index) {

@@ -13,6 +13,7 @@
 #include "HostReadTrap.h"
 #include "PendingCopies.h"
 #include "RecurrentCells.h"
+#include "Refusal.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
@@ -29,14 +30,7 @@ namespace devplace::fakecuda {
 
 namespace {
 
-constexpr int kRefusedStatus = 85;
 bool registered = false;
-
-[[noreturn]] void refuse(const char *why) {
-  std::fprintf(stderr, "devplace fakecuda: %s\n", why);
-  std::fflush(stderr);
-  _exit(kRefusedStatus);
-}
 
 // Operators with a composite kernel of their own (CompositeExplicitAutograd)
 // would run it on fake CUDA tensors, and some reach per-device code that a

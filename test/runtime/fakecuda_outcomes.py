@@ -30,7 +30,7 @@ def main():
         env["DEVPLACE_FAKE_CUDA_DEVICES"] = str(args.devices)
     # Scenarios about the runtime itself, not about CUDA, and those that
     # need OpenCV (optional; fakecuda-opencv.test runs them).
-    skip = set(args.skip) | {"late-load", "syncs", "cv-mat", "cv-mat-fixed"}
+    skip = set(args.skip) | {"late-load", "syncs", "out-of-memory", "cv-mat", "cv-mat-fixed"}
     if args.devices < 2:
         skip.add("two-devices")
     for scenario in scenarios:

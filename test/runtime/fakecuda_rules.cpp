@@ -344,6 +344,13 @@ const std::map<std::string, std::function<void()>> scenarios = {
          torch::from_blob(host.data(), {4}).to(cuda).sum().item<float>();
        });
      }},
+    // More than the device holds (DEVPLACE_FAKE_CUDA_MEMORY).
+    {"out-of-memory",
+     [] {
+       attempt("4 MiB on a 1 MiB device", [] {
+         torch::empty({1 << 20}, torch::TensorOptions().device(cuda));
+       });
+     }},
     // Loaded after LibTorch answered that there is no CUDA: refused.
     {"late-load",
      [] {
