@@ -6,29 +6,14 @@
 
 #include <ATen/core/List.h>
 
-#include <string>
-#include <unordered_set>
-
 namespace devplace::fakecuda {
 
 namespace {
 
-// Operators that take tensors of two devices by design: copies and the
-// bookkeeping of tensors' identity.
+// Operators that take tensors of two devices by design and reach the
+// fallback: a copy to another device (DeviceKernels' _to_copy hands it here).
 bool crossesDevices(const c10::OperatorName &name) {
-  static const std::unordered_set<std::string> names = {
-      "aten::copy_",
-      "aten::_copy_from",
-      "aten::_copy_from_and_resize",
-      "aten::_to_copy",
-      "aten::to",
-      "aten::set_data",
-      "aten::_has_compatible_shallow_copy_type",
-      "aten::record_stream",
-      "aten::is_pinned",
-      "aten::_pin_memory",
-      "aten::is_set_to"};
-  return names.count(name.name) != 0;
+  return name.name == "aten::_to_copy";
 }
 
 bool isWritten(const c10::Argument &argument) {

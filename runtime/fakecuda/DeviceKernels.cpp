@@ -107,13 +107,6 @@ void emptyStrided(const c10::OperatorHandle &, Stack *stack) {
   args.returns(std::move(t));
 }
 
-// A blocking copy between the host and a device waits for the device: the
-// copies queued before it land.
-void synchronise() {
-  PendingCopies::instance().land();
-  PendingCopies::instance().countSynchronisation();
-}
-
 bool isPinned(const at::Tensor &t) {
   return t.is_cpu() &&
          PinnedMemory::instance().contains(t.storage().data_ptr().get());
@@ -133,7 +126,7 @@ void copyInto(const at::Tensor &dst, const at::Tensor &src, bool non_blocking) {
     return;
   }
   if (host_device && !non_blocking)
-    synchronise();
+    PendingCopies::instance().synchronise();
   host_dst.copy_(host_src);
 }
 
@@ -187,7 +180,7 @@ void toCopy(const c10::OperatorHandle &op, Stack *stack) {
     if (non_blocking) {
       PendingCopies::instance().queue(host, host.clone());
     } else {
-      synchronise();
+      PendingCopies::instance().synchronise();
     }
     args.returns(std::move(host));
     return;
@@ -202,7 +195,7 @@ void toCopy(const c10::OperatorHandle &op, Stack *stack) {
 // _local_scalar_dense(Tensor self) -> Scalar: item() reads the device, which
 // waits for it.
 void localScalarDense(const c10::OperatorHandle &op, Stack *stack) {
-  synchronise();
+  PendingCopies::instance().synchronise();
   DeviceCall::fallback(op, stack);
 }
 

@@ -13,15 +13,6 @@
 
 namespace devplace::fakecuda {
 
-namespace {
-
-void synchronizeDevice() {
-  PendingCopies::instance().land();
-  PendingCopies::instance().countSynchronisation();
-}
-
-} // namespace
-
 int FakeCudaHooks::getNumGPUs() const { return FakeCudaGuard::devices(); }
 
 c10::Allocator *FakeCudaHooks::getPinnedMemoryAllocator() const {
@@ -83,7 +74,7 @@ FakeCudaHooks::getDefaultGenerator(c10::DeviceIndex) const {
   return at::detail::getDefaultCPUGenerator();
 }
 void FakeCudaHooks::deviceSynchronize(c10::DeviceIndex) const {
-  synchronizeDevice();
+  PendingCopies::instance().synchronise();
 }
 #else
 int64_t FakeCudaHooks::current_device() const {
@@ -96,7 +87,9 @@ const at::Generator &
 FakeCudaHooks::getDefaultCUDAGenerator(c10::DeviceIndex) const {
   return at::detail::getDefaultCPUGenerator();
 }
-void FakeCudaHooks::deviceSynchronize(int64_t) const { synchronizeDevice(); }
+void FakeCudaHooks::deviceSynchronize(int64_t) const {
+  PendingCopies::instance().synchronise();
+}
 #endif
 
 } // namespace devplace::fakecuda

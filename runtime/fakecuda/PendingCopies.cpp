@@ -36,4 +36,9 @@ void PendingCopies::land() {
     destination.copy_(values);
 }
 
+void PendingCopies::synchronise() {
+  land();
+  ++synchronisations_;
+}
+
 } // namespace devplace::fakecuda

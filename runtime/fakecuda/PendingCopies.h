@@ -23,14 +23,16 @@ public:
 
   // Queues a copy of `values` (host memory, read now) into `destination`.
   void queue(const at::Tensor &destination, at::Tensor values);
-  // Lands every queued copy: a synchronisation.
+  // Lands every queued copy, as any wait for the device does.
   void land();
+  // The host waits for the device (a blocking copy between them, item(),
+  // synchronize()): the queued copies land, and it counts.
+  void synchronise();
   bool empty() const { return count_.load() == 0; }
 
   // Host synchronisations so far (blocking copies between the device and the
   // host, item(), synchronize()), for tests and benchmarks.
   long synchronisations() const { return synchronisations_.load(); }
-  void countSynchronisation() { ++synchronisations_; }
 
 private:
   std::mutex mutex_;
