@@ -13,6 +13,7 @@ usage: bench/fakecuda.py [--build build] [--train-size 960] [--repeat 3] [--mark
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -21,17 +22,18 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def measured(cmd, env):
-    """Second-epoch seconds and peak resident MiB of one run of cmd."""
+def measured(cmd, env, log):
+    """Second-epoch seconds and peak resident MiB of one run of cmd, whose
+    output goes to the file log."""
     pid = os.fork()
     if pid == 0:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        out = os.open(measured.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.dup2(out, 1)
         os.dup2(devnull, 2)
         os.execvpe(cmd[0], cmd, env)
     _, status, usage = os.wait4(pid, 0)
-    with open(measured.log) as f:
+    with open(log) as f:
         out = f.read()
     if status != 0:
         sys.exit(f"bench: {' '.join(cmd)} failed (status {status}):\n{out}")
@@ -55,7 +57,7 @@ def main():
     data = os.path.join(tmp, "data")
     subprocess.run([os.path.join(examples, "make_fake_celeba"), data, str(args.train_size + 200), "1"],
                    check=True, capture_output=True)
-    measured.log = os.path.join(tmp, "out.txt")
+    log = os.path.join(tmp, "out.txt")
 
     def command(device):
         return [os.path.join(examples, "celeba_train"), "--data", data, "--out", os.path.join(tmp, device),
@@ -66,8 +68,9 @@ def main():
     fake = dict(os.environ, LD_PRELOAD=library)
     results = {"cpu": [], "cuda": []}
     for _ in range(args.repeat):
-        results["cpu"].append(measured(command("cpu"), plain))
-        results["cuda"].append(measured(command("cuda"), fake))
+        results["cpu"].append(measured(command("cpu"), plain, log))
+        results["cuda"].append(measured(command("cuda"), fake, log))
+    shutil.rmtree(tmp, ignore_errors=True)
     cpu_s = statistics.median(t for t, _ in results["cpu"])
     cuda_s = statistics.median(t for t, _ in results["cuda"])
     cpu_mb = statistics.median(m for _, m in results["cpu"])
