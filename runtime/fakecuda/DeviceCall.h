@@ -27,6 +27,9 @@ public:
 
 private:
   void checkDevices() const;
+  // Whether the CPU key has a kernel for the operator (its own or a
+  // composite one).
+  bool hasHostKernel() const;
   void toHost(HostViews &views);
   void writeBack(HostViews &views);
   void toDevice(HostViews &views);

@@ -1,5 +1,7 @@
 #include "DeviceKernels.h"
 
+#include "BoxedArguments.h"
+
 #include "DeviceAllocator.h"
 #include "DeviceCall.h"
 #include "FakeCudaGuard.h"
@@ -18,65 +20,6 @@ namespace {
 
 using torch::jit::Stack;
 
-// The arguments of a boxed call, read from the end of the stack.
-class Arguments {
-public:
-  Arguments(Stack *stack, std::size_t count)
-      : stack_(stack), first_(stack->size() - count), count_(count) {}
-  const c10::IValue &operator[](std::size_t i) const {
-    return (*stack_)[first_ + i];
-  }
-  c10::IValue &operator[](std::size_t i) { return (*stack_)[first_ + i]; }
-
-  std::vector<int64_t> ints(std::size_t i) const {
-    std::vector<int64_t> out;
-    for (const c10::IValue element : (*this)[i].toList()) {
-#if TORCH_VERSION_MAJOR >= 2
-      out.push_back(element.isSymInt() ? element.toSymInt().expect_int()
-                                       : element.toInt());
-#else
-      out.push_back(element.toInt());
-#endif
-    }
-    return out;
-  }
-  template <typename Enum> c10::optional<Enum> optional(std::size_t i) const {
-    const c10::IValue &v = (*this)[i];
-    return v.isNone() ? c10::nullopt
-                      : c10::optional<Enum>(static_cast<Enum>(v.toInt()));
-  }
-  c10::optional<c10::Device> device(std::size_t i) const {
-    const c10::IValue &v = (*this)[i];
-    return v.isNone() ? c10::nullopt : c10::optional<c10::Device>(v.toDevice());
-  }
-  bool flag(std::size_t i) const {
-    const c10::IValue &v = (*this)[i];
-    return !v.isNone() && v.toBool();
-  }
-  // Replaces the arguments with the result.
-  void returns(c10::IValue result) {
-    torch::jit::drop(*stack_, count_);
-    torch::jit::push(*stack_, std::move(result));
-  }
-
-private:
-  Stack *stack_;
-  std::size_t first_;
-  std::size_t count_;
-};
-
-c10::DeviceIndex indexOf(const c10::optional<c10::Device> &device) {
-  c10::DeviceIndex index = device && device->has_index()
-                               ? device->index()
-                               : FakeCudaGuard::currentIndex();
-  TORCH_CHECK(
-      index < FakeCudaGuard::devices(),
-      "CUDA error: invalid device ordinal (device ", int(index), " of ",
-      int(FakeCudaGuard::devices()),
-      " fake CUDA devices; DEVPLACE_FAKE_CUDA_DEVICES sets their number)");
-  return index;
-}
-
 c10::ScalarType dtypeOr(const c10::optional<c10::ScalarType> &dtype) {
   return dtype ? *dtype : c10::typeMetaToScalarType(c10::get_default_dtype());
 }
@@ -85,8 +28,9 @@ c10::ScalarType dtypeOr(const c10::optional<c10::ScalarType> &dtype) {
 //                     Device? device, bool? pin_memory, MemoryFormat?
 //                     memory_format)
 void empty(const c10::OperatorHandle &, Stack *stack) {
-  Arguments args(stack, 6);
-  FakeCudaGuard::IndexScope on_device(indexOf(args.device(3)));
+  BoxedArguments args(stack, 6);
+  FakeCudaGuard::IndexScope on_device(
+      FakeCudaGuard::checkedIndex(args.device(3)));
   at::Tensor t =
       at::detail::empty_generic(args.ints(0), &DeviceAllocator::instance(),
                                 c10::DispatchKeySet(c10::DispatchKey::CUDA),
@@ -98,8 +42,9 @@ void empty(const c10::OperatorHandle &, Stack *stack) {
 // empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype,
 //               Layout? layout, Device? device, bool? pin_memory)
 void emptyStrided(const c10::OperatorHandle &, Stack *stack) {
-  Arguments args(stack, 6);
-  FakeCudaGuard::IndexScope on_device(indexOf(args.device(4)));
+  BoxedArguments args(stack, 6);
+  FakeCudaGuard::IndexScope on_device(
+      FakeCudaGuard::checkedIndex(args.device(4)));
   at::Tensor t = at::detail::empty_strided_generic(
       args.ints(0), args.ints(1), &DeviceAllocator::instance(),
       c10::DispatchKeySet(c10::DispatchKey::CUDA),
@@ -132,7 +77,7 @@ void copyInto(const at::Tensor &dst, const at::Tensor &src, bool non_blocking) {
 
 // copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
 void copy(const c10::OperatorHandle &, Stack *stack) {
-  Arguments args(stack, 3);
+  BoxedArguments args(stack, 3);
   at::Tensor self = args[0].toTensor();
   copyInto(self, args[1].toTensor(), args[2].toBool());
   args.returns(std::move(self));
@@ -140,7 +85,7 @@ void copy(const c10::OperatorHandle &, Stack *stack) {
 
 // _copy_from(Tensor self, Tensor dst, bool non_blocking=False) -> Tensor
 void copyFrom(const c10::OperatorHandle &, Stack *stack) {
-  Arguments args(stack, 3);
+  BoxedArguments args(stack, 3);
   at::Tensor dst = args[1].toTensor();
   copyInto(dst, args[0].toTensor(), args[2].toBool());
   args.returns(std::move(dst));
@@ -148,7 +93,7 @@ void copyFrom(const c10::OperatorHandle &, Stack *stack) {
 
 // _copy_from_and_resize(Tensor self, Tensor dst) -> Tensor
 void copyFromAndResize(const c10::OperatorHandle &, Stack *stack) {
-  Arguments args(stack, 2);
+  BoxedArguments args(stack, 2);
   at::Tensor self = args[0].toTensor();
   at::Tensor dst = args[1].toTensor();
   dst.resize_(self.sizes());
@@ -160,7 +105,7 @@ void copyFromAndResize(const c10::OperatorHandle &, Stack *stack) {
 //          bool? pin_memory, bool non_blocking, MemoryFormat? memory_format)
 // of a device tensor: to the host, or to a device.
 void toCopy(const c10::OperatorHandle &op, Stack *stack) {
-  Arguments args(stack, 7);
+  BoxedArguments args(stack, 7);
   at::Tensor self = args[0].toTensor();
   c10::optional<c10::Device> device = args.device(3);
   bool non_blocking = args[5].toBool();
@@ -201,13 +146,13 @@ void localScalarDense(const c10::OperatorHandle &op, Stack *stack) {
 
 // is_pinned(Tensor self, Device? device=None) -> bool
 void isPinnedKernel(const c10::OperatorHandle &, Stack *stack) {
-  Arguments args(stack, 2);
+  BoxedArguments args(stack, 2);
   args.returns(isPinned(args[0].toTensor()));
 }
 
 // _pin_memory(Tensor self, Device? device=None) -> Tensor
 void pinMemory(const c10::OperatorHandle &, Stack *stack) {
-  Arguments args(stack, 2);
+  BoxedArguments args(stack, 2);
   at::Tensor self = args[0].toTensor();
   at::Tensor pinned = at::empty_strided(self.sizes(), self.strides(),
                                         self.options().pinned_memory(true));

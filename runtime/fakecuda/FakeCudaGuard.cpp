@@ -26,17 +26,21 @@ c10::DeviceIndex countFromEnvironment() {
   return static_cast<c10::DeviceIndex>(n);
 }
 
-void checkIndex(c10::DeviceIndex index) {
-  TORCH_CHECK(
-      index >= 0 && index < FakeCudaGuard::devices(),
-      "CUDA error: invalid device ordinal ", "(device ", int(index), " of ",
-      int(FakeCudaGuard::devices()),
-      " fake CUDA devices; DEVPLACE_FAKE_CUDA_DEVICES sets their number)");
-}
-
 } // namespace
 
 c10::DeviceIndex FakeCudaGuard::currentIndex() { return current_index; }
+
+c10::DeviceIndex
+FakeCudaGuard::checkedIndex(const c10::optional<c10::Device> &device) {
+  c10::DeviceIndex index =
+      device && device->has_index() ? device->index() : current_index;
+  TORCH_CHECK(
+      index >= 0 && index < devices(),
+      "CUDA error: invalid device ordinal (device ", int(index), " of ",
+      int(devices()),
+      " fake CUDA devices; DEVPLACE_FAKE_CUDA_DEVICES sets their number)");
+  return index;
+}
 
 FakeCudaGuard::IndexScope::IndexScope(c10::DeviceIndex index)
     : previous_(current_index) {
@@ -62,9 +66,8 @@ c10::Device FakeCudaGuard::getDevice() const {
 }
 
 void FakeCudaGuard::setDevice(c10::Device device) const {
-  c10::DeviceIndex index = device.has_index() ? device.index() : 0;
-  checkIndex(index);
-  current_index = index;
+  current_index = checkedIndex(
+      device.has_index() ? device : c10::Device(c10::DeviceType::CUDA, 0));
 }
 
 void FakeCudaGuard::uncheckedSetDevice(c10::Device device) const noexcept {

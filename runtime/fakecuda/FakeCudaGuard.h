@@ -5,6 +5,7 @@
 #pragma once
 
 #include <c10/core/impl/DeviceGuardImplInterface.h>
+#include <c10/util/Optional.h>
 
 namespace devplace::fakecuda {
 
@@ -12,6 +13,10 @@ class FakeCudaGuard final : public c10::impl::DeviceGuardImplInterface {
 public:
   static c10::DeviceIndex currentIndex();
   static c10::DeviceIndex devices();
+  // The index `device` names (the current one when it names none), checked
+  // against the number of devices with CUDA's error.
+  static c10::DeviceIndex
+  checkedIndex(const c10::optional<c10::Device> &device);
 
   // Makes `index` the thread's current fake device while it lives, as a
   // kernel runs under a device guard on a GPU.

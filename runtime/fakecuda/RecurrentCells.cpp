@@ -1,5 +1,7 @@
 #include "RecurrentCells.h"
 
+#include "BoxedArguments.h"
+
 #include <ATen/ATen.h>
 #include <ATen/core/stack.h>
 
@@ -9,26 +11,15 @@ namespace {
 
 using torch::jit::Stack;
 
-at::Tensor optionalTensor(const c10::IValue &v) {
-  return v.isNone() ? at::Tensor() : v.toTensor();
-}
-
-void replaceArguments(Stack *stack, std::size_t count,
-                      std::initializer_list<at::Tensor> results) {
-  torch::jit::drop(*stack, count);
-  for (const at::Tensor &t : results)
-    torch::jit::push(*stack, t);
-}
-
 // _thnn_fused_lstm_cell(Tensor input_gates, Tensor hidden_gates, Tensor cx,
 //     Tensor? input_bias, Tensor? hidden_bias) -> (hy, cy, workspace)
 // gates = input_gates + hidden_gates (+ biases), chunked i, f, g, o; the
 // workspace holds the activated gates.
 void lstmCell(const c10::OperatorHandle &, Stack *stack) {
-  const c10::IValue *a = &(*stack)[stack->size() - 5];
+  BoxedArguments a(stack, 5);
   at::Tensor gates = a[0].toTensor() + a[1].toTensor();
-  at::Tensor input_bias = optionalTensor(a[3]),
-             hidden_bias = optionalTensor(a[4]);
+  at::Tensor input_bias = a.optionalTensor(3),
+             hidden_bias = a.optionalTensor(4);
   if (input_bias.defined())
     gates = gates + input_bias + hidden_bias;
   std::vector<at::Tensor> chunks = gates.chunk(4, 1);
@@ -37,15 +28,15 @@ void lstmCell(const c10::OperatorHandle &, Stack *stack) {
   at::Tensor cy = f * a[2].toTensor() + i * g;
   at::Tensor hy = o * cy.tanh();
   at::Tensor workspace = at::cat({i, f, g, o}, 1);
-  replaceArguments(stack, 5, {hy, cy, workspace});
+  a.returns({hy, cy, workspace});
 }
 
 // _thnn_fused_lstm_cell_backward_impl(Tensor? grad_hy, Tensor? grad_cy,
 //     Tensor cx, Tensor cy, Tensor workspace, bool has_bias)
 //   -> (grad_gates, grad_cx, grad_bias)
 void lstmCellBackward(const c10::OperatorHandle &, Stack *stack) {
-  const c10::IValue *a = &(*stack)[stack->size() - 6];
-  at::Tensor grad_hy = optionalTensor(a[0]), grad_cy = optionalTensor(a[1]);
+  BoxedArguments a(stack, 6);
+  at::Tensor grad_hy = a.optionalTensor(0), grad_cy = a.optionalTensor(1);
   at::Tensor cx = a[2].toTensor(), cy = a[3].toTensor(),
              workspace = a[4].toTensor();
   bool has_bias = a[5].toBool();
@@ -64,7 +55,7 @@ void lstmCellBackward(const c10::OperatorHandle &, Stack *stack) {
               1);
   at::Tensor grad_cx = grad_c * f;
   at::Tensor grad_bias = has_bias ? grad_gates.sum(0) : at::Tensor();
-  replaceArguments(stack, 6, {grad_gates, grad_cx, grad_bias});
+  a.returns({grad_gates, grad_cx, grad_bias});
 }
 
 // _thnn_fused_gru_cell(Tensor input_gates, Tensor hidden_gates, Tensor hx,
@@ -72,11 +63,11 @@ void lstmCellBackward(const c10::OperatorHandle &, Stack *stack) {
 // r = σ(ir + hr), z = σ(ii + hi), n = tanh(in + r * hn), hy = n + z (hx - n);
 // the workspace holds r, z, n, hn and hx.
 void gruCell(const c10::OperatorHandle &, Stack *stack) {
-  const c10::IValue *a = &(*stack)[stack->size() - 5];
+  BoxedArguments a(stack, 5);
   at::Tensor input_gates = a[0].toTensor(), hidden_gates = a[1].toTensor(),
              hx = a[2].toTensor();
-  at::Tensor input_bias = optionalTensor(a[3]),
-             hidden_bias = optionalTensor(a[4]);
+  at::Tensor input_bias = a.optionalTensor(3),
+             hidden_bias = a.optionalTensor(4);
   if (input_bias.defined()) {
     input_gates = input_gates + input_bias;
     hidden_gates = hidden_gates + hidden_bias;
@@ -88,14 +79,14 @@ void gruCell(const c10::OperatorHandle &, Stack *stack) {
   at::Tensor n = (in[2] + r * hidden[2]).tanh();
   at::Tensor hy = n + z * (hx - n);
   at::Tensor workspace = at::cat({r, z, n, hidden[2], hx}, 1);
-  replaceArguments(stack, 5, {hy, workspace});
+  a.returns({hy, workspace});
 }
 
 // _thnn_fused_gru_cell_backward(Tensor grad_hy, Tensor workspace,
 //     bool has_bias) -> (grad_input_gates, grad_hidden_gates, grad_hx,
 //                        grad_input_bias, grad_hidden_bias)
 void gruCellBackward(const c10::OperatorHandle &, Stack *stack) {
-  const c10::IValue *a = &(*stack)[stack->size() - 3];
+  BoxedArguments a(stack, 3);
   at::Tensor grad_hy = a[0].toTensor(), workspace = a[1].toTensor();
   bool has_bias = a[2].toBool();
   std::vector<at::Tensor> w = workspace.chunk(5, 1);
@@ -110,9 +101,8 @@ void gruCellBackward(const c10::OperatorHandle &, Stack *stack) {
       has_bias ? grad_input_gates.sum(0) : at::Tensor();
   at::Tensor grad_hidden_bias =
       has_bias ? grad_hidden_gates.sum(0) : at::Tensor();
-  replaceArguments(stack, 3,
-                   {grad_input_gates, grad_hidden_gates, grad_hx,
-                    grad_input_bias, grad_hidden_bias});
+  a.returns({grad_input_gates, grad_hidden_gates, grad_hx, grad_input_bias,
+             grad_hidden_bias});
 }
 
 } // namespace
