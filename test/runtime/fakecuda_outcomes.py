@@ -28,9 +28,10 @@ def main():
     if args.preload:
         env["LD_PRELOAD"] = args.preload
         env["DEVPLACE_FAKE_CUDA_DEVICES"] = str(args.devices)
-    # Scenarios about the runtime itself, not about CUDA, and those that
-    # need OpenCV (optional; fakecuda-opencv.test runs them).
-    skip = set(args.skip) | {"late-load", "syncs", "out-of-memory", "cv-mat", "cv-mat-fixed"}
+    # Scenarios about the runtime itself (its settings, its limits), not
+    # about CUDA, and those that need OpenCV (optional;
+    # fakecuda-opencv.test runs them).
+    skip = set(args.skip) | {"late-load", "syncs", "out-of-memory", "cuda-only", "cv-mat", "cv-mat-fixed"}
     if args.devices < 2:
         skip.add("two-devices")
     for scenario in scenarios:

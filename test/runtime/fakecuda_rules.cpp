@@ -351,6 +351,12 @@ const std::map<std::string, std::function<void()>> scenarios = {
          torch::empty({1 << 20}, torch::TensorOptions().device(cuda));
        });
      }},
+    // An operator a CPU build has for CUDA only: the fake device names it.
+    {"cuda-only",
+     [] {
+       attempt("_fused_dropout",
+               [] { at::_fused_dropout(torch::ones({4}, cuda), 0.5); });
+     }},
     // Loaded after LibTorch answered that there is no CUDA: refused.
     {"late-load",
      [] {
