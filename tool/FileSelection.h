@@ -26,8 +26,9 @@ selectFiles(const clang::tooling::CompilationDatabase &DB, bool FromDatabase,
 /// The part of \p Files that --shard=K/N selects, in their order: the K-th
 /// of N runs of equal length (within one file) of the files sorted by path.
 /// By count, because a LibTorch file's time is mostly <torch/torch.h>'s
-/// (docs/design.md); by path, so N jobs on N machines agree, and so editing
-/// a file never moves it to another shard (each shard's cache stays warm).
+/// (docs/design/tool.md); by path, so N jobs on N machines agree, and so
+/// editing a file never moves it to another shard (each shard's cache stays
+/// warm).
 /// None, with the reason in \p Error, for a malformed K/N.
 std::optional<std::vector<std::string>>
 selectShard(const std::vector<std::string> &Files, llvm::StringRef Spec,

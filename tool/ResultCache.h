@@ -10,7 +10,8 @@
 // paths it looked for and did not find (an include search that missed). A
 // lookup answers only when every one of them is still as recorded — ccache's
 // "direct mode", without its blind spot for a header that appears earlier
-// in the include path. docs/design.md has the measurements behind the choice.
+// in the include path. docs/design/tool.md has the measurements behind the
+// choice.
 //
 // Entries are single files written to a temporary name and renamed, so
 // processes and machines can share a directory; anything unreadable,
