@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FunctionAnalyzer.h"
+#include "FunctionAnalysis.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -27,21 +27,21 @@ static const Expr *calledObject(const Expr *Obj) {
   return Obj;
 }
 
-const ValueDecl *FunctionAnalyzer::moduleKeyOf(const Expr *Obj) {
+const ValueDecl *ModuleMembers::moduleKeyOf(const Expr *Obj) {
   Obj = calledObject(Obj);
   if (classifyType(Obj->getType()) != DeviceCarrier::Module)
     return nullptr;
-  return keyOf(Obj);
+  return Scope.keyOf(Obj);
 }
 
-const Expr *FunctionAnalyzer::scriptModuleOf(const Expr *Obj) const {
+const Expr *ModuleMembers::scriptModuleOf(const Expr *Obj) const {
   if (!Obj)
     return nullptr;
   Obj = calledObject(Obj);
   return isScriptModuleType(Obj->getType()) ? Obj : nullptr;
 }
 
-Fact FunctionAnalyzer::scriptOutput(const Expr *Module, const CallExpr *Call) {
+Fact ModuleMembers::scriptOutput(const Expr *Module, const CallExpr *Call) {
   // Its parameters are where it was loaded or moved to, and an input on
   // another device fails: a result may be on either side's device. Inputs
   // come as tensors or IValues, alone or in a vector.
@@ -56,26 +56,27 @@ Fact FunctionAnalyzer::scriptOutput(const Expr *Module, const CallExpr *Call) {
   return R;
 }
 
-bool FunctionAnalyzer::staysBehind(const FieldDecl *Field) {
+bool ModuleMembers::staysBehind(const FieldDecl *Field) {
   // Only a class whose every method is in this translation unit can show
   // that it never registers a member.
   // A class another derives from may see it registered there; and a member
   // its methods never give a value comes from elsewhere.
   const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
-  if (!RD || !isNNModuleClass(RD) || SM.isInSystemHeader(RD->getLocation()) ||
-      Model.isBaseClass(RD))
+  if (!RD || !isNNModuleClass(RD) ||
+      Scope.SM.isInSystemHeader(RD->getLocation()) || Model.isBaseClass(RD))
     return false;
   const ModuleRegistrations &R = Model.registrations(RD);
   auto It = R.Members.find(Field);
   return R.AllMethodsSeen && It != R.Members.end() && !It->second.Registered;
 }
 
-bool FunctionAnalyzer::movesWithModule(const FieldDecl *Field) {
+bool ModuleMembers::movesWithModule(const FieldDecl *Field) {
   if (staysBehind(Field))
     return false;
   const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
   // LibTorch's own modules register their tensors.
-  if (!RD || !isNNModuleClass(RD) || SM.isInSystemHeader(RD->getLocation()) ||
+  if (!RD || !isNNModuleClass(RD) ||
+      Scope.SM.isInSystemHeader(RD->getLocation()) ||
       Api.inNamespace(qualifiedName(RD), ApiRole::LibraryNamespace) ||
       classifyType(Field->getType()) != DeviceCarrier::Tensor)
     return true;
@@ -86,7 +87,7 @@ bool FunctionAnalyzer::movesWithModule(const FieldDecl *Field) {
   return !Model.isBaseClass(RD) && R.AllMethodsSeen;
 }
 
-const ValueDecl *FunctionAnalyzer::moduleRootOf(const Expr *Member) {
+const ValueDecl *ModuleMembers::moduleRootOf(const Expr *Member) {
   for (unsigned Depth = 0; Member && Depth < 8; ++Depth) {
     Member = stripValue(Member);
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Member);
@@ -99,7 +100,7 @@ const ValueDecl *FunctionAnalyzer::moduleRootOf(const Expr *Member) {
       Member = ME->getBase();
     } else if (isa<DeclRefExpr>(Member))
       return classifyType(Member->getType()) == DeviceCarrier::Module
-                 ? keyOf(Member)
+                 ? Scope.keyOf(Member)
                  : nullptr;
     else
       return nullptr;

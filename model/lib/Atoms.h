@@ -1,17 +1,15 @@
-//===--- Conditions.h - the conditions that decide devices ------*- C++ -*-===//
+//===--- Atoms.h - the conditions devices depend on ------------*- C++ -*-===//
 //
 // The atoms of the lattice: the few boolean conditions a function's device
 // choices depend on (torch::cuda::is_available(), an unmodified use_gpu
-// flag, …), and what a branch condition tells about each side.
+// flag, …), in the order they were found.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DEVPLACE_MODEL_CONDITIONS_H
-#define DEVPLACE_MODEL_CONDITIONS_H
+#ifndef DEVPLACE_MODEL_ATOMS_H
+#define DEVPLACE_MODEL_ATOMS_H
 
 #include "devplace/model/Facts.h"
 #include "devplace/model/Lattice.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <string>
@@ -41,24 +39,6 @@ private:
   llvm::SmallVector<const void *, MaxAtoms> Keys;
   llvm::SmallVector<std::string, MaxAtoms> Texts;
   llvm::SmallVector<AtomOrigin, MaxAtoms> Origins;
-};
-
-/// What a branch condition tells about each side.
-struct Branch {
-  Mask TrueReach = AllValuations, FalseReach = AllValuations;
-  const ValueDecl *Var = nullptr; ///< a value whose device the test reveals
-  bool VarOnDeviceWhenTrue = true;
-};
-
-/// Collects the variables and fields a function writes, so that a boolean
-/// flag is taken as a stable condition only when it is not reassigned.
-class MutationScanner : public RecursiveASTVisitor<MutationScanner> {
-public:
-  llvm::DenseSet<const ValueDecl *> Mutated;
-  void note(const Expr *E);
-  bool VisitBinaryOperator(BinaryOperator *BO);
-  bool VisitUnaryOperator(UnaryOperator *UO);
-  bool VisitCallExpr(CallExpr *CE);
 };
 
 } // namespace clang::devplace

@@ -1,23 +1,13 @@
-//===--- PendingCopies.cpp - asynchronous host copies and what waits ------===//
-//
-// A copy to the host made with non_blocking=true returns before its data has
-// arrived. The model follows, per valuation, which locals hold such a copy of
-// a tensor that may be on a device, and what waits for the device: a device
-// synchronisation, a blocking copy (or `.item()`, printing) of a tensor that
-// may be on one, a call to code that may do either. A read of the copy's
-// values on a path on which nothing has waited is recorded (AsyncRead). Any
-// other use of the copy (passed to a function, stored elsewhere) ends the
-// following: what becomes of it there is not seen, so it is not reported.
-//
-//===----------------------------------------------------------------------===//
+//===--- HostCopies.cpp - asynchronous host copies and what waits ---------===//
 
-#include "FunctionAnalyzer.h"
+#include "FunctionAnalysis.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace clang::devplace {
 
-bool FunctionAnalyzer::nonBlocking(const CXXMemberCallExpr *MC) const {
+bool HostCopies::nonBlocking(const CXXMemberCallExpr *MC) const {
   const CXXMethodDecl *MD = MC->getMethodDecl();
   if (!MD)
     return false;
@@ -29,12 +19,12 @@ bool FunctionAnalyzer::nonBlocking(const CXXMemberCallExpr *MC) const {
     const Expr *Arg = MC->getArg(I);
     bool Value = false;
     return !isa<CXXDefaultArgExpr>(Arg) && !Arg->isValueDependent() &&
-           Arg->EvaluateAsBooleanCondition(Value, Ctx) && Value;
+           Arg->EvaluateAsBooleanCondition(Value, Scope.Ctx) && Value;
   }
   return false;
 }
 
-const Expr *FunctionAnalyzer::syncedTensor(const Expr *E, std::string *What) {
+const Expr *HostCopies::syncedTensor(const Expr *E, std::string *What) {
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
     // Printing a tensor copies its values to the host.
     if (OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 &&
@@ -64,7 +54,7 @@ const Expr *FunctionAnalyzer::syncedTensor(const Expr *E, std::string *What) {
     return nullptr;
   // .to(kCPU): a copy to the host.
   const Expr *DevArg = nullptr;
-  Fact Target = deviceArg(MC, MC->getMethodDecl(), &DevArg, true);
+  Fact Target = A.Calls.deviceArg(MC, MC->getMethodDecl(), &DevArg, true);
   if (!Target.hasInfo() || Target.Dev || !Target.Host)
     return nullptr;
   if (What)
@@ -72,7 +62,7 @@ const Expr *FunctionAnalyzer::syncedTensor(const Expr *E, std::string *What) {
   return Obj;
 }
 
-const CXXMemberCallExpr *FunctionAnalyzer::nonBlockingHostCopy(const Expr *E) {
+const CXXMemberCallExpr *HostCopies::nonBlockingHostCopy(const Expr *E) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(stripValue(E));
   if (!MC || !nonBlocking(MC) || !syncedTensor(MC, nullptr) ||
       Api.tensorMethod(methodName(MC), ApiRole::HostSync))
@@ -80,7 +70,7 @@ const CXXMemberCallExpr *FunctionAnalyzer::nonBlockingHostCopy(const Expr *E) {
   return MC;
 }
 
-const Expr *FunctionAnalyzer::valueReadOf(const Expr *E) {
+const Expr *HostCopies::valueReadOf(const Expr *E) const {
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
     return OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 &&
                    classifyType(OC->getArg(1)->getType()) ==
@@ -100,29 +90,21 @@ const Expr *FunctionAnalyzer::valueReadOf(const Expr *E) {
   return Reads ? Obj : nullptr;
 }
 
-std::optional<PendingCopy> FunctionAnalyzer::pendingFrom(const Expr *Value) {
+std::optional<PendingCopy> HostCopies::pendingFrom(const Expr *Value) {
   if (!Value)
     return std::nullopt;
   // A copy of the tensor shares its memory: the same pending copy.
-  if (const ValueDecl *K = keyOf(Value))
-    if (const PendingCopy *P = Cur->Pending.lookup(K))
+  if (const ValueDecl *K = Scope.keyOf(Value))
+    if (const PendingCopy *P = now().Pending.lookup(K))
       return *P;
   if (const CXXMemberCallExpr *Copy = nonBlockingHostCopy(Value))
     if (Mask M =
-            deviceUnder(eval(Copy->getImplicitObjectArgument()), Cur->Reach))
+            deviceUnder(eval(Copy->getImplicitObjectArgument()), now().Reach))
       return PendingCopy{M, Copy};
   return std::nullopt;
 }
 
-void FunctionAnalyzer::holdPending(const ValueDecl *K,
-                                   std::optional<PendingCopy> P) {
-  if (P)
-    Cur->Pending[K] = *P;
-  else
-    Cur->Pending.erase(K);
-}
-
-bool FunctionAnalyzer::keepsPending(const DeclRefExpr *Use) const {
+bool HostCopies::keepsPending(const DeclRefExpr *Use) const {
   const Stmt *Cur = Use, *P = Out.Parents->getParent(Use);
   while (P && (isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr,
                    CXXBindTemporaryExpr, ExprWithCleanups>(P) ||
@@ -139,7 +121,7 @@ bool FunctionAnalyzer::keepsPending(const DeclRefExpr *Use) const {
   if (const auto *ME = dyn_cast<MemberExpr>(P)) {
     const auto *MC =
         dyn_cast_or_null<CXXMemberCallExpr>(Out.Parents->getParent(ME));
-    return MC && const_cast<FunctionAnalyzer *>(this)->valueReadOf(MC);
+    return MC && valueReadOf(MC);
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P))
     return OC->getNumArgs() == 2 && OC->getArg(1) == Cur &&
@@ -147,12 +129,12 @@ bool FunctionAnalyzer::keepsPending(const DeclRefExpr *Use) const {
   return false;
 }
 
-Mask FunctionAnalyzer::waitsUnder(const Expr *E, const HelperCall &Helper) {
+Mask HostCopies::waitsUnder(const Expr *E, const HelperCall &Helper) {
   const auto *CE = dyn_cast<CallExpr>(E);
   const auto *Construct = dyn_cast<CXXConstructExpr>(E);
   if (!CE && !Construct)
     return 0;
-  if (CE && Api.callee(calleeName(CE), ApiRole::DeviceSynchronize))
+  if (CE && Api.callee(Scope.calleeName(CE), ApiRole::DeviceSynchronize))
     return AllValuations;
   // A blocking copy to the host of a tensor that may be on a device waits
   // for its queue, and with it for the copies queued before.
@@ -167,13 +149,13 @@ Mask FunctionAnalyzer::waitsUnder(const Expr *E, const HelperCall &Helper) {
       CE ? CE->getDirectCallee() : Construct->getConstructor();
   if (!Callee)
     return AllValuations; // a call through a pointer may run anything
-  if (SM.isInSystemHeader(Callee->getLocation()) ||
+  if (Scope.SM.isInSystemHeader(Callee->getLocation()) ||
       Api.inNamespace(qualifiedName(Callee), ApiRole::LibraryNamespace)) {
     // Library code waits for nothing itself, but may run a lambda it is
     // given (std::for_each(…, [&](…) { … })).
     if (CE)
       for (const Expr *Arg : CE->arguments())
-        if (const LambdaExpr *L = lambdaOf(Arg);
+        if (const LambdaExpr *L = Scope.lambdaOf(Arg);
             L && !Model.inProgress(L->getCallOperator()) &&
             Model.analyze(L->getCallOperator()).MayWait)
           return AllValuations;
@@ -191,22 +173,21 @@ Mask FunctionAnalyzer::waitsUnder(const Expr *E, const HelperCall &Helper) {
     return Helper.Sum->MayWait ? AllValuations : 0;
   const FunctionDecl *Def = nullptr;
   if (Construct && Callee->hasBody(Def) && Def && !Def->isDependentContext() &&
-      !Model.inProgress(Def) && !SM.isInSystemHeader(Def->getLocation()))
+      !Model.inProgress(Def) && !Scope.SM.isInSystemHeader(Def->getLocation()))
     return Model.analyze(Def).MayWait ? AllValuations : 0;
   return AllValuations;
 }
 
-void FunctionAnalyzer::transferPending(const Stmt *S,
-                                       const HelperCall &Helper) {
+void HostCopies::transferPending(const Stmt *S, const HelperCall &Helper) {
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls()) {
       const auto *VD = dyn_cast<VarDecl>(D);
       // A reference to a variable is that variable (Aliases).
       if (!VD || classifyType(VD->getType()) != DeviceCarrier::Tensor ||
           (VD->getType()->isReferenceType() && VD->getInit() &&
-           keyOf(VD->getInit())))
+           Scope.keyOf(VD->getInit())))
         continue;
-      holdPending(VD, pendingFrom(VD->getInit()));
+      A.Env.holdPending(VD, pendingFrom(VD->getInit()));
     }
     return;
   }
@@ -214,40 +195,35 @@ void FunctionAnalyzer::transferPending(const Stmt *S,
   if (!E)
     return;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const ValueDecl *K = keyOf(DRE);
-        K && Cur->Pending.lookup(K) && !keepsPending(DRE))
-      Cur->Pending.erase(K);
+    if (const ValueDecl *K = Scope.keyOf(DRE);
+        K && now().Pending.lookup(K) && !keepsPending(DRE))
+      A.Env.releasePending(K);
     return;
   }
   auto [LHS, RHS] = assignmentSides(E);
   if (LHS)
-    if (const ValueDecl *K = keyOf(LHS);
+    if (const ValueDecl *K = Scope.keyOf(LHS);
         K && isa<VarDecl>(K) &&
         classifyType(K->getType()) == DeviceCarrier::Tensor)
-      holdPending(K, pendingFrom(RHS));
+      A.Env.holdPending(K, pendingFrom(RHS));
   // Whether the call waits matters while a copy is pending, and to the
   // summary until the function is known to wait.
-  if (Cur->Pending.empty() && Out.MayWait)
+  if (now().Pending.empty() && Out.MayWait)
     return;
-  Mask Waits = waitsUnder(E, Helper) & Cur->Reach;
+  Mask Waits = waitsUnder(E, Helper) & now().Reach;
   if (!Waits)
     return;
   Out.MayWait = true;
-  llvm::SmallVector<const ValueDecl *, 2> Arrived;
-  for (auto &[K, P] : Cur->Pending)
-    if (!(P.When &= ~Waits))
-      Arrived.push_back(K);
-  for (const ValueDecl *K : Arrived)
-    Cur->Pending.erase(K);
+  A.Env.waited(Waits);
 }
 
-void FunctionAnalyzer::observeAsyncRead(const Expr *E) {
+void HostCopies::observe(const Expr *E) {
   const Expr *Read = valueReadOf(E);
   if (!Read)
     return;
-  if (const ValueDecl *K = keyOf(Read)) {
-    if (const PendingCopy *P = Cur->Pending.lookup(K);
-        P && P->When & Cur->Reach)
+  if (const ValueDecl *K = Scope.keyOf(Read)) {
+    if (const PendingCopy *P = now().Pending.lookup(K);
+        P && P->When & now().Reach)
       Out.AsyncReads.push_back(AsyncRead{P->Copy, Read});
     return;
   }

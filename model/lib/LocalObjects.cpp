@@ -1,14 +1,6 @@
-//===--- Objects.cpp - local objects of plain classes, member by member ---===//
-//
-// A local object of a plain class (tensor members, no base classes) keeps a
-// fact per member, as a variable does; functions returning such a class
-// summarise each member, and methods say how they change their object
-// (members are symbolic at their entry, after the parameters), so that
-// `h.add(loss)` and `h.plot()` are followed for `h` alone.
-//
-//===----------------------------------------------------------------------===//
+//===--- LocalObjects.cpp - local objects of plain classes, member by member =//
 
-#include "FunctionAnalyzer.h"
+#include "FunctionAnalysis.h"
 #include "devplace/Compat.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -16,13 +8,14 @@
 
 namespace clang::devplace {
 
-const CXXRecordDecl *FunctionAnalyzer::objectClass(const FunctionDecl *M) {
+const CXXRecordDecl *LocalObjects::objectClass(const FunctionDecl *M) {
   const auto *MD = dyn_cast<CXXMethodDecl>(M);
   if (!MD || MD->isStatic() || isa<CXXConstructorDecl>(MD) ||
       isa<CXXDestructorDecl>(MD))
     return nullptr;
   const CXXRecordDecl *RD = MD->getParent();
-  return splitsIntoMembers(compat::recordType(Ctx, RD)) ? RD : nullptr;
+  return Scope.splitsIntoMembers(compat::recordType(Scope.Ctx, RD)) ? RD
+                                                                    : nullptr;
 }
 
 /// The constructor hands its object to code that may change its members: a
@@ -65,25 +58,26 @@ static bool objectEscapes(const CXXConstructorDecl *Ctor,
   return U.This != U.Harmless;
 }
 
-bool FunctionAnalyzer::membersPrivateUntilExit() const {
-  const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD);
+bool LocalObjects::membersPrivateUntilExit() const {
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(Scope.FD);
   return Ctor && !objectEscapes(Ctor, /*ConstMethodsToo=*/true);
 }
 
-const CXXRecordDecl *FunctionAnalyzer::constructedClass(const FunctionDecl *M) {
+const CXXRecordDecl *LocalObjects::constructedClass(const FunctionDecl *M) {
   const auto *Ctor = dyn_cast<CXXConstructorDecl>(M);
   if (!Ctor || Ctor->isCopyOrMoveConstructor() || objectEscapes(Ctor))
     return nullptr;
   const CXXRecordDecl *RD = Ctor->getParent();
-  return splitsIntoMembers(compat::recordType(Ctx, RD)) ? RD : nullptr;
+  return Scope.splitsIntoMembers(compat::recordType(Scope.Ctx, RD)) ? RD
+                                                                    : nullptr;
 }
 
 std::optional<llvm::SmallVector<Fact, 2>>
-FunctionAnalyzer::constructedMembers(const CXXConstructExpr *CE) {
+LocalObjects::constructedMembers(const CXXConstructExpr *CE) {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
   const FunctionDecl *Def = nullptr;
   if (!Ctor || !Ctor->hasBody(Def) || !Def || Def->isDependentContext() ||
-      Model.inProgress(Def) || SM.isInSystemHeader(Def->getLocation()))
+      Model.inProgress(Def) || Scope.SM.isInSystemHeader(Def->getLocation()))
     return std::nullopt;
   // The summary has members only for a constructor that keeps its object to
   // itself (constructedClass, decided once, in its own analysis).
@@ -98,80 +92,48 @@ FunctionAnalyzer::constructedMembers(const CXXConstructExpr *CE) {
                               [&](const auto &M) { return M.first == Field; });
     Out.push_back(Exit == Sum.MemberOut.end()
                       ? Fact{}
-                      : fromSummary(CE, Def, Exit->second, ArgOf));
+                      : A.Summaries.fromSummary(CE, Def, Exit->second, ArgOf));
   }
   return Out;
 }
 
 llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4>
-FunctionAnalyzer::memberBits(const FunctionDecl *M) {
+LocalObjects::memberBits(const FunctionDecl *M) {
   llvm::SmallVector<std::pair<const FieldDecl *, unsigned>, 4> Out;
   const CXXRecordDecl *RD = objectClass(M);
   if (!RD)
     return Out;
   unsigned Bit = M->getNumParams();
   for (const FieldDecl *Field : RD->fields())
-    if (hasMemberFact(Field) && Bit < 32)
+    if (Scope.hasMemberFact(Field) && Bit < 32)
       Out.emplace_back(Field, Bit++);
   return Out;
 }
 
-const VarDecl *FunctionAnalyzer::memberObjectOf(const Expr *E) const {
+const VarDecl *LocalObjects::memberObjectOf(const Expr *E) const {
   const auto *DRE = E ? dyn_cast<DeclRefExpr>(stripValue(E)) : nullptr;
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return VD && Storage.keepsMembers(VD) ? VD : nullptr;
+  return VD && Scope.Storage.keepsMembers(VD) ? VD : nullptr;
 }
 
-const VarDecl *FunctionAnalyzer::receiverObject(const CallExpr *CE) const {
+const VarDecl *LocalObjects::receiverObject(const CallExpr *CE) const {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
   return memberObjectOf(MC ? MC->getImplicitObjectArgument() : nullptr);
 }
 
-std::optional<MemberSlot> FunctionAnalyzer::memberSlotOf(const Expr *E) {
+std::optional<MemberSlot> LocalObjects::memberSlotOf(const Expr *E) {
   const auto *ME = dyn_cast<MemberExpr>(stripValue(E));
   if (!ME || ME->isArrow())
     return std::nullopt;
   const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
   const VarDecl *VD = memberObjectOf(ME->getBase());
-  if (!Field || !VD || !hasMemberFact(Field))
+  if (!Field || !VD || !Scope.hasMemberFact(Field))
     return std::nullopt;
   return MemberSlot(VD, Field);
 }
 
-void FunctionAnalyzer::assignMember(MemberSlot Slot, Fact F, SourceLocation Loc,
-                                    bool Weak, const Expr *Value) {
-  auto [VD, Field] = Slot;
-  // The hidden object of `auto [a, b] = f(x)` has no name: its bindings
-  // name the steps.
-  if (!VD->getName().empty())
-    F = named(F, (VD->getName() + "." + Field->getName()).str(),
-              Field->getType(), Loc, Weak, Value);
-  if (Weak)
-    if (const Fact *Old = Cur->Members.lookup(Slot))
-      F = join(*Old, F);
-  Cur->Members[Slot] = F;
-  forgetReferencesInto(VD);
-  // Code that gets the object by reference reads the member's summary.
-  Model.recordMember(Field, F);
-}
-
-void FunctionAnalyzer::setMembers(
-    const VarDecl *VD, const std::optional<llvm::SmallVector<Fact, 2>> &Facts,
-    SourceLocation Loc) {
-  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
-  for (const FieldDecl *Field : RD->fields())
-    if (hasMemberFact(Field)) {
-      unsigned I = Field->getFieldIndex();
-      // What the model does not see (a member left to its default, a
-      // constructor's arguments) is unknown, never host.
-      assignMember(MemberSlot(VD, Field),
-                   Facts && I < Facts->size() ? (*Facts)[I] : Fact{}, Loc,
-                   false, nullptr);
-    }
-}
-
-Fact FunctionAnalyzer::memberAtEntry(const FieldDecl *Field, unsigned Bit,
-                                     bool WithOrigin) {
+Fact LocalObjects::memberAtEntry(const FieldDecl *Field, unsigned Bit,
+                                 bool WithOrigin) {
   // Every object's values, less those its methods wrote from their
   // parameters: for this object they come with its bit (the receiver's own
   // slot at each call), and they would make every member unknown.
@@ -196,14 +158,15 @@ Fact FunctionAnalyzer::memberAtEntry(const FieldDecl *Field, unsigned Bit,
 }
 
 std::optional<llvm::SmallVector<std::pair<MemberSlot, Fact>, 4>>
-FunctionAnalyzer::memberUpdates(const Expr *E) {
+LocalObjects::memberUpdates(const Expr *E) {
   // `h.add(loss)`: h's members as the method leaves them, in terms of the
   // arguments and of h's members before the call.
   const auto *CE = dyn_cast<CXXMemberCallExpr>(E);
   const VarDecl *Obj = CE ? receiverObject(CE) : nullptr;
   unsigned First = 0;
   const FunctionDecl *Def =
-      Obj ? summarisable(CE, CE->getDirectCallee(), Scope::NonSystem, First)
+      Obj ? Scope.summarisable(CE, CE->getDirectCallee(),
+                               CalleeScope::NonSystem, First)
           : nullptr;
   if (!Def || !objectClass(Def))
     return std::nullopt;
@@ -219,13 +182,13 @@ FunctionAnalyzer::memberUpdates(const Expr *E) {
     if (B == Bits.end() ||
         Exit.sameAs(memberAtEntry(Field, B->second, /*WithOrigin=*/false)))
       continue; // left as it was
-    Fact F = fromSummary(CE, Def, First, Exit);
+    Fact F = A.Summaries.fromSummary(CE, Def, First, Exit);
     std::string Name = (Obj->getName() + "." + Field->getName()).str();
     // A container member is added to, as far as notes go.
     bool Added = classifyType(Field->getType()) == DeviceCarrier::Container;
-    Out->emplace_back(
-        MemberSlot(Obj, Field),
-        named(F, Name, Field->getType(), CE->getExprLoc(), Added, nullptr));
+    Out->emplace_back(MemberSlot(Obj, Field),
+                      A.Env.named(F, Name, Field->getType(), CE->getExprLoc(),
+                                  Added, nullptr));
   }
   return Out;
 }

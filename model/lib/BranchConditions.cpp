@@ -1,131 +1,15 @@
-//===--- Conditions.cpp - the conditions that decide devices --------------===//
+//===--- BranchConditions.cpp - what a branch condition tells -------------===//
 
-#include "FunctionAnalyzer.h"
+#include "FunctionAnalysis.h"
 #include "clang/AST/ExprCXX.h"
 
 namespace clang::devplace {
 
-int Atoms::find(const void *Key) const {
-  for (unsigned I = 0; I < Keys.size(); ++I)
-    if (Keys[I] == Key)
-      return I;
-  return -1;
-}
-
-int Atoms::atomFor(const void *Key, llvm::function_ref<std::string()> Text,
-                   AtomOrigin Origin) {
-  if (int I = find(Key); I >= 0)
-    return I;
-  if (Keys.size() == MaxAtoms)
-    return -1;
-  Keys.push_back(Key);
-  Texts.push_back(Text());
-  Origins.push_back(Origin);
-  return Keys.size() - 1;
-}
-
-std::string Atoms::describe(Mask M) const {
-  std::string S;
-  for (unsigned I = 0; I < Keys.size(); ++I) {
-    Mask T = atomTrueMask(I);
-    const char *Val = nullptr;
-    if ((M & ~T) == 0)
-      Val = "true";
-    else if ((M & T) == 0)
-      Val = "false";
-    if (!Val)
-      continue;
-    if (!S.empty())
-      S += " and ";
-    S += "'" + Texts[I] + "' is " + Val;
-  }
-  return S;
-}
-
-void MutationScanner::note(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    Mutated.insert(DRE->getDecl());
-  else if (const auto *ME = dyn_cast<MemberExpr>(E))
-    Mutated.insert(ME->getMemberDecl());
-}
-
-bool MutationScanner::VisitBinaryOperator(BinaryOperator *BO) {
-  if (BO->isAssignmentOp())
-    note(BO->getLHS());
-  return true;
-}
-
-bool MutationScanner::VisitUnaryOperator(UnaryOperator *UO) {
-  if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-    note(UO->getSubExpr());
-  return true;
-}
-
-bool MutationScanner::VisitCallExpr(CallExpr *CE) {
-  // A class's assignment operator (a std::function given another lambda).
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-      OC && OC->isAssignmentOp())
-    note(OC->getArg(0));
-  // A flag passed by non-const reference may be changed by the callee.
-  const FunctionDecl *FD = CE->getDirectCallee();
-  for (unsigned I = 0, N = CE->getNumArgs(); I < N; ++I) {
-    const Expr *Arg = CE->getArg(I);
-    if (!Arg->getType()->isBooleanType())
-      continue;
-    if (!FD || I >= FD->getNumParams()) {
-      note(Arg);
-      continue;
-    }
-    QualType PT = FD->getParamDecl(I)->getType();
-    if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
-      note(Arg);
-  }
-  return true;
-}
-
-bool DeviceModel::setOnlyByConstructors(const FieldDecl *Flag) {
-  auto [It, New] = ConstructorFlags.try_emplace(Flag, false);
-  if (!New)
-    return It->second;
-  const auto *RD = dyn_cast<CXXRecordDecl>(Flag->getParent());
-  if (!RD || Flag->getAccess() == AS_public || Flag->isMutable())
-    return false;
-  // A method defined elsewhere is not taken to write it: a write devplace
-  // cannot see proves nothing, and taking one for granted would report
-  // more where less is known.
-  for (const CXXMethodDecl *M : RD->methods()) {
-    const FunctionDecl *Def = nullptr;
-    if (isa<CXXConstructorDecl>(M) || M->isStatic() || M->isConst() ||
-        !M->hasBody(Def))
-      continue;
-    MutationScanner Writes;
-    Writes.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
-    if (Writes.Mutated.contains(Flag))
-      return false;
-  }
-  // Friends could write it too.
-  if (RD->hasFriends())
-    return false;
-  return It->second = true;
-}
-
-bool FunctionAnalyzer::onThis(const Expr *E) {
-  E = stripValue(E);
-  const Expr *Object = nullptr;
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    Object = ME->getBase();
-  else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
-    Object = MC->getImplicitObjectArgument();
-  return Object && isa<CXXThisExpr>(Object->IgnoreParenImpCasts()) &&
-         isa<CXXMethodDecl>(FD);
-}
-
-AtomOrigin FunctionAnalyzer::availabilityAtom(const Expr *E) {
+AtomOrigin BranchConditions::availabilityAtom(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(stripValue(E));
   if (!CE)
     return {};
-  llvm::StringRef Name = calleeName(CE);
+  llvm::StringRef Name = Scope.calleeName(CE);
   if (!Api.callee(Name, ApiRole::AcceleratorAvailable))
     return {};
   // One atom per device type: torch::cuda::is_available() and
@@ -138,7 +22,7 @@ AtomOrigin FunctionAnalyzer::availabilityAtom(const Expr *E) {
   return O;
 }
 
-Branch FunctionAnalyzer::evalCondition(const Expr *C) {
+Branch BranchConditions::evalCondition(const Expr *C) {
   Branch B;
   if (!C)
     return B;
@@ -166,15 +50,15 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
   if (const auto *BO = dyn_cast<BinaryOperator>(C);
       BO && BO->isComparisonOp()) {
     if (const auto *Call = dyn_cast<CallExpr>(stripValue(BO->getLHS())))
-      if (Api.callee(calleeName(Call), ApiRole::DeviceCount)) {
+      if (Api.callee(Scope.calleeName(Call), ApiRole::DeviceCount)) {
         // Not shared with callers: `== 0` and `> 0` are one atom here.
         static const char DeviceCountKey = 0;
         return FromAtom(&DeviceCountKey, C);
       }
   }
   // A boolean flag that the function never reassigns.
-  if (const ValueDecl *K = keyOf(C); K && C->getType()->isBooleanType()) {
-    if (Mutations.Mutated.contains(K))
+  if (const ValueDecl *K = Scope.keyOf(C); K && C->getType()->isBooleanType()) {
+    if (Scope.Mutations.Mutated.contains(K))
       return B;
     if (const auto *VD = dyn_cast<VarDecl>(K); VD && VD->getInit())
       if (AtomOrigin O = availabilityAtom(VD->getInit()); O.Shared)
@@ -182,14 +66,14 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
     // A flag parameter: callers know what they pass.
     AtomOrigin O;
     if (const auto *P = dyn_cast<ParmVarDecl>(K);
-        P && P->getDeclContext() == FD &&
-        P->getFunctionScopeIndex() < FD->getNumParams() &&
-        FD->getParamDecl(P->getFunctionScopeIndex()) == P)
+        P && P->getDeclContext() == Scope.FD &&
+        P->getFunctionScopeIndex() < Scope.FD->getNumParams() &&
+        Scope.FD->getParamDecl(P->getFunctionScopeIndex()) == P)
       O.Param = P->getFunctionScopeIndex();
     // A flag of this object that only constructors set: a method of the
     // same object that tests it again sees the same value.
     if (const auto *Field = dyn_cast<FieldDecl>(K);
-        Field && onThis(C) && Model.setOnlyByConstructors(Field))
+        Field && Scope.onThis(C) && Model.setOnlyByConstructors(Field))
       O.Member = Field;
     return FromAtom(K, C, O);
   }
@@ -211,7 +95,7 @@ Branch FunctionAnalyzer::evalCondition(const Expr *C) {
       B.TrueReach = (TrueMeansDevice ? F.Dev : F.Host) | Either;
       B.FalseReach = (TrueMeansDevice ? F.Host : F.Dev) | Either;
     }
-    B.Var = keyOf(Subject);
+    B.Var = Scope.keyOf(Subject);
     B.VarOnDeviceWhenTrue = TrueMeansDevice;
     return B;
   };

@@ -1,0 +1,41 @@
+//===--- Evaluator.h - the device of an expression --------------*- C++ -*-===//
+//
+// The transfer functions over expressions: what device the value of an
+// expression may be on, given the state before it. Calls are CallResults';
+// knowledge of the API comes from the table (TorchApi.def); nothing here
+// decides a finding.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_MODEL_EVALUATOR_H
+#define DEVPLACE_MODEL_EVALUATOR_H
+
+#include "AnalysisUnit.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace clang::devplace {
+
+class Evaluator : AnalysisUnit {
+public:
+  using AnalysisUnit::AnalysisUnit;
+
+  /// The device of \p E in the current state, remembered for the block.
+  Fact eval(const Expr *E);
+  /// A new block's state: nothing evaluated yet.
+  void startBlock() { Cache.clear(); }
+  /// A device constant: the host, or an accelerator of \p DeviceType.
+  Fact evalDeviceConstant(const Expr *E, bool OnDevice,
+                          llvm::StringRef DeviceType);
+
+private:
+  Fact evalUncached(const Expr *E);
+  Fact evalMember(const MemberExpr *ME);
+  Fact evalConditional(const AbstractConditionalOperator *CO);
+  Fact evalOperatorCall(const CXXOperatorCallExpr *OC);
+  Fact evalConstruct(const CXXConstructExpr *CE);
+
+  llvm::DenseMap<const Expr *, Fact> Cache; // per block visit
+};
+
+} // namespace clang::devplace
+
+#endif

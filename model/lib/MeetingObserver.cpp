@@ -1,0 +1,121 @@
+//===--- MeetingObserver.cpp - values that meet in one operation ----------===//
+
+#include "FunctionAnalysis.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::devplace {
+
+void MeetingObserver::meet(const Expr *Where, const Expr *First,
+                           const Expr *Second, Meeting::Kind K) {
+  Out.Meetings.push_back(Meeting{K, Where, First, Second, text(First),
+                                 text(Second), eval(First), eval(Second),
+                                 now().Reach});
+}
+
+bool MeetingObserver::parameterless(const Expr *Module) const {
+  std::string N = moduleClassName(Module->getType());
+  return !N.empty() &&
+         (Api.endsWith(N, ApiRole::ParameterlessModule) ||
+          Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule));
+}
+
+void MeetingObserver::observe(const Expr *E) {
+  auto IsTensor = [&](const Expr *X) {
+    return classifyType(X->getType()) == DeviceCarrier::Tensor;
+  };
+  // All tensor operands against the first one.
+  auto Pairwise = [&](const Expr *Where, llvm::ArrayRef<const Expr *> Ops) {
+    llvm::SmallVector<const Expr *, 4> Tensors;
+    for (const Expr *Op : Ops) {
+      const Expr *S = stripValue(Op);
+      // A TensorList written as {a, b}: its elements.
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(S);
+          CE && CE->getNumArgs() == 1)
+        S = stripValue(CE->getArg(0));
+      if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(S))
+        S = stripValue(SIL->getSubExpr());
+      if (const auto *IL = dyn_cast<InitListExpr>(S)) {
+        for (const Expr *Init : IL->inits())
+          if (IsTensor(Init))
+            Tensors.push_back(Init);
+      } else if (IsTensor(Op)) {
+        Tensors.push_back(Op);
+      }
+    }
+    for (size_t I = 1; I < Tensors.size(); ++I)
+      meet(Where, Tensors[0], Tensors[I], Meeting::Operands);
+  };
+  auto ModuleCall = [&](const Expr *Where, const Expr *Module,
+                        llvm::ArrayRef<const Expr *> Args) {
+    if (!parameterless(Module))
+      for (const Expr *Arg : Args)
+        if (IsTensor(Arg) ||
+            classifyType(Arg->getType()) == DeviceCarrier::Container) {
+          meet(Where, Module, Arg, Meeting::ModuleInput);
+          break;
+        }
+    Pairwise(Where, Args);
+  };
+
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    switch (OC->getOperator()) {
+    case OO_Plus:
+    case OO_Minus:
+    case OO_Star:
+    case OO_Slash:
+    case OO_Percent:
+    case OO_EqualEqual:
+    case OO_ExclaimEqual:
+    case OO_Less:
+    case OO_Greater:
+    case OO_LessEqual:
+    case OO_GreaterEqual:
+    case OO_Amp:
+    case OO_Pipe:
+    case OO_Caret:
+    case OO_PlusEqual:
+    case OO_MinusEqual:
+    case OO_StarEqual:
+    case OO_SlashEqual:
+      if (OC->getNumArgs() == 2 && IsTensor(OC->getArg(0)) &&
+          IsTensor(OC->getArg(1)))
+        meet(OC, OC->getArg(0), OC->getArg(1), Meeting::Operands);
+      return;
+    case OO_Call:
+      if (classifyType(OC->getArg(0)->getType()) == DeviceCarrier::Module)
+        ModuleCall(OC, OC->getArg(0),
+                   llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1));
+      return;
+    default:
+      return;
+    }
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!Obj)
+      return;
+    llvm::StringRef N = methodName(MC);
+    llvm::ArrayRef<const Expr *> Args(MC->getArgs(), MC->getNumArgs());
+    if (Api.methodName(N, ApiRole::ModuleForward)) {
+      const Expr *Module = stripValue(Obj);
+      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Module);
+          Arrow && Arrow->getOperator() == OO_Arrow)
+        Module = stripValue(Arrow->getArg(0));
+      if (classifyType(Module->getType()) == DeviceCarrier::Module)
+        ModuleCall(MC, Module, Args);
+      return;
+    }
+    if (IsTensor(Obj) && Api.tensorMethod(N, ApiRole::SameDeviceOperands))
+      for (const Expr *Arg : Args)
+        if (IsTensor(Arg))
+          meet(MC, Obj, Arg, Meeting::Operands);
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (IsTensor(CE) &&
+        Api.inNamespace(Scope.calleeName(CE), ApiRole::LibraryNamespace))
+      Pairwise(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
+  }
+}
+
+} // namespace clang::devplace

@@ -1,0 +1,29 @@
+//===--- MeetingObserver.h - values that meet in one operation --*- C++ -*-===//
+//
+// In the final pass, the tensors that meet in one operation (arithmetic,
+// LibTorch functions, same-device methods) and a module with its inputs
+// (FunctionFacts::Meetings): whether two devices meet is for the rules.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DEVPLACE_MODEL_MEETINGOBSERVER_H
+#define DEVPLACE_MODEL_MEETINGOBSERVER_H
+
+#include "AnalysisUnit.h"
+
+namespace clang::devplace {
+
+class MeetingObserver : AnalysisUnit {
+public:
+  using AnalysisUnit::AnalysisUnit;
+
+  void observe(const Expr *E);
+
+private:
+  void meet(const Expr *Where, const Expr *First, const Expr *Second,
+            Meeting::Kind K);
+  bool parameterless(const Expr *Module) const;
+};
+
+} // namespace clang::devplace
+
+#endif
