@@ -158,14 +158,22 @@ void DeviceModel::trace(const FunctionDecl *FD, TraceFn Fn) {
 
 void DeviceModel::analyzeAll(
     const std::vector<const FunctionDecl *> &Functions) {
+  // Every part of each member's fact: a round that adds only unknown
+  // valuations or parameter bits has not settled either.
   auto Snapshot = [&] {
-    std::vector<std::pair<const FieldDecl *, std::pair<Mask, Mask>>> S;
-    for (const auto &[FD, F] : FieldFacts)
-      S.push_back({FD, {F.Host, F.Dev}});
+    std::vector<std::pair<const FieldDecl *, Fact>> S(FieldFacts.begin(),
+                                                      FieldFacts.end());
     llvm::sort(S, [](const auto &A, const auto &B) {
       return std::less<const FieldDecl *>()(A.first, B.first);
     });
     return S;
+  };
+  auto Same = [](const auto &Before, const auto &After) {
+    return Before.size() == After.size() &&
+           llvm::all_of(llvm::zip(Before, After), [](const auto &Pair) {
+             const auto &[B, A] = Pair;
+             return B.first == A.first && B.second.sameAs(A.second);
+           });
   };
   for (const FunctionDecl *FD : Functions)
     analyze(FD);
@@ -181,7 +189,7 @@ void DeviceModel::analyzeAll(
     Results.clear();
     for (const FunctionDecl *FD : Functions)
       analyze(FD);
-    if (Snapshot() == Before)
+    if (Same(Before, Snapshot()))
       return;
   }
   MembersSettled = false;

@@ -203,6 +203,43 @@ struct Trainer {
   EXPECT_FALSE(R.Accesses[0].UnknownOnly);
 }
 
+TEST(Summaries, MemberRoundsSettleOnEveryPartOfAFact) {
+  // Each round of analyzeAll carries a member's value one write further.
+  // c gains an unknown value (from a function with no body here) after b
+  // copied it; the next round gives b that unknown value, and only the
+  // unknown valuations change; a copies b one round later. A round in which
+  // only unknown valuations change has not settled: a must end up unknown
+  // too, not "on the host" (a base class keeps Chain's members from being
+  // split per object).
+  TestAST AST(R"cpp(
+torch::Tensor opaque();
+struct Base {};
+struct Chain : Base {
+  torch::Tensor a, b, c, d;
+  void setB() { b = torch::zeros({1}); }
+  void setC() { c = torch::zeros({1}); }
+  void copyA() { a = b; }
+  void copyB() { b = c; }
+  void loadC() { c = opaque(); }
+  void toDevice() { d = torch::ones({1}).cuda(); }
+};
+)cpp");
+  AST.model().analyzeAll({AST.function("setB"), AST.function("setC"),
+                          AST.function("copyA"), AST.function("copyB"),
+                          AST.function("loadC"), AST.function("toDevice")});
+  const FieldDecl *A = nullptr;
+  for (const FieldDecl *Field :
+       cast<CXXMethodDecl>(AST.function("copyA"))->getParent()->fields())
+    if (Field->getName() == "a")
+      A = Field;
+  ASSERT_NE(A, nullptr);
+  std::optional<Fact> Summary = AST.model().memberSummary(A);
+  ASSERT_TRUE(Summary.has_value());
+  EXPECT_EQ(Summary->Host, AllValuations);
+  EXPECT_EQ(Summary->Unknown, AllValuations);
+  EXPECT_TRUE(AST.model().membersSettled());
+}
+
 TEST(Summaries, LambdasSeeTheirCapturesAsTheyWereWhereTheyWereMade) {
   TestAST AST(R"cpp(
 void f() {
