@@ -1,12 +1,7 @@
 //===--- DevplaceTidyModule.cpp - the devplace- checks --------------------===//
 
-#include "AsyncHostCopyCheck.h"
-#include "DanglingHostCopyCheck.h"
-#include "DeviceMismatchCheck.h"
-#include "DiscardedTransferCheck.h"
-#include "HostSinkCheck.h"
-#include "SyncInLoopCheck.h"
-#include "UnregisteredSubmoduleCheck.h"
+// The checks' headers, one per line of Checks.def (written by CMake).
+#include "CheckHeaders.inc"
 #include "clang-tidy/ClangTidyModule.h"
 #include "devplace/Compat.h"
 
@@ -15,14 +10,9 @@ namespace clang::tidy::devplace {
 class DevplaceModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
-    Factories.registerCheck<AsyncHostCopyCheck>("devplace-async-host-copy");
-    Factories.registerCheck<DanglingHostCopyCheck>("devplace-dangling-host-copy");
-    Factories.registerCheck<DeviceMismatchCheck>("devplace-device-mismatch");
-    Factories.registerCheck<DiscardedTransferCheck>("devplace-discarded-transfer");
-    Factories.registerCheck<HostSinkCheck>("devplace-host-sink");
-    Factories.registerCheck<SyncInLoopCheck>("devplace-sync-in-loop");
-    Factories.registerCheck<UnregisteredSubmoduleCheck>(
-        "devplace-unregistered-submodule");
+#define DEVPLACE_CHECK(Name, Class)                                            \
+  Factories.registerCheck<Class>("devplace-" Name);
+#include "Checks.def"
   }
 };
 
