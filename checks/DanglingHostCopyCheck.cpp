@@ -19,15 +19,14 @@ namespace clang::tidy::devplace {
 namespace {
 
 /// Types that keep a pointer without owning the memory.
-bool isNonOwningView(QualType T) {
+bool isNonOwningView(const ApiTable &Api, QualType T) {
   T = T.getNonReferenceType();
   if (T->isPointerType())
     return true;
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
   if (!RD)
     return false;
-  return ApiTable::builtin().classNamed(qualifiedName(RD),
-                                        ApiRole::NonOwningView) ||
+  return Api.classNamed(qualifiedName(RD), ApiRole::NonOwningView) ||
          isTensorType(T); // torch::from_blob(ptr, …) wraps without owning
 }
 
@@ -38,7 +37,7 @@ using Owner = llvm::function_ref<bool(const Expr *Tensor)>;
 /// A temporary tensor that may own memory of its own: not a view
 /// (`t.view({-1})`, `t.slice(…)`) of a tensor that outlives it, whose
 /// memory the view only shares.
-bool isTemporary(const Expr *Obj) {
+bool isTemporary(const ApiTable &Api, const Expr *Obj) {
   Obj = Obj->IgnoreImpCasts();
   if (!isa<MaterializeTemporaryExpr>(Obj) && !Obj->isPRValue())
     return false;
@@ -46,8 +45,7 @@ bool isTemporary(const Expr *Obj) {
   while (const auto *MC = dyn_cast<CXXMemberCallExpr>(Base)) {
     const Expr *Of = MC->getImplicitObjectArgument();
     if (!Of || !isTensorType(Of->getType()) ||
-        !ApiTable::builtin().tensorMethod(methodName(MC),
-                                          ApiRole::SharesStorage))
+        !Api.tensorMethod(methodName(MC), ApiRole::SharesStorage))
       return true;
     Base = Of->IgnoreImpCasts();
     if (!isa<MaterializeTemporaryExpr>(Base) && !Base->isPRValue())
@@ -77,7 +75,8 @@ using PointerSource = llvm::function_ref<const Expr *(const Expr *)>;
 /// The pointer \p Source accepts that \p Init stores, if any: the init
 /// itself (a pointer, through casts and arithmetic), or an argument of a
 /// view's constructor or of torch::from_blob.
-const Expr *storedPointerFrom(const Expr *Init, PointerSource Source) {
+const Expr *storedPointerFrom(const ApiTable &Api, const Expr *Init,
+                              PointerSource Source) {
   Init = Init->IgnoreParenImpCasts();
   if (const auto *EWC = dyn_cast<ExprWithCleanups>(Init))
     Init = EWC->getSubExpr()->IgnoreParenImpCasts();
@@ -105,33 +104,37 @@ const Expr *storedPointerFrom(const Expr *Init, PointerSource Source) {
     return P;
   llvm::ArrayRef<const Expr *> Args;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(Init)) {
-    if (!isNonOwningView(CE->getType()) || isTensorType(CE->getType()))
+    if (!isNonOwningView(Api, CE->getType()) || isTensorType(CE->getType()))
       return nullptr;
     Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
   } else if (const auto *Call = dyn_cast<CallExpr>(Init)) {
     std::string N = calleeName(Call);
-    if (!ApiTable::builtin().endsWith(N, ApiRole::WrapsPointer))
+    if (!Api.endsWith(N, ApiRole::WrapsPointer))
       return nullptr;
     Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
   }
   for (const Expr *Arg : Args)
     if (Arg->getType()->isPointerType())
-      if (const Expr *P = storedPointerFrom(Arg, Source))
+      if (const Expr *P = storedPointerFrom(Api, Arg, Source))
         return P;
   return nullptr;
 }
 
 /// The `data_ptr` of a tensor \p Dies accepts that \p Init stores, if any.
-const CXXMemberCallExpr *storedPointer(const Expr *Init, Owner Dies) {
-  return cast_or_null<CXXMemberCallExpr>(storedPointerFrom(
-      Init, [&](const Expr *E) -> const Expr * { return dataPtrOf(E, Dies); }));
+const CXXMemberCallExpr *storedPointer(const ApiTable &Api, const Expr *Init,
+                                       Owner Dies) {
+  return cast_or_null<CXXMemberCallExpr>(
+      storedPointerFrom(Api, Init, [&](const Expr *E) -> const Expr * {
+        return dataPtrOf(E, Dies);
+      }));
 }
 
 /// A pointer into a buffer that \p FD owns and destroys at its return:
 /// `buf.data()` or `&buf[0]` of a local container that owns its elements
 /// (std::vector, std::array, std::string), or a local array. Returns the
 /// buffer's variable.
-const VarDecl *localBuffer(const Expr *E, const FunctionDecl *FD) {
+const VarDecl *localBuffer(const ApiTable &Api, const Expr *E,
+                           const FunctionDecl *FD) {
   E = E->IgnoreParenImpCasts();
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_AddrOf)
@@ -151,14 +154,15 @@ const VarDecl *localBuffer(const Expr *E, const FunctionDecl *FD) {
   if (T->isArrayType())
     return VD;
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
-  return RD && ApiTable::builtin().classNamed(qualifiedName(RD),
-                                              ApiRole::OwnsElements)
+  return RD && Api.classNamed(qualifiedName(RD), ApiRole::OwnsElements)
              ? VD
              : nullptr;
 }
 
-const CXXMemberCallExpr *storedTemporaryPointer(const Expr *Init) {
-  return storedPointer(Init, isTemporary);
+const CXXMemberCallExpr *storedTemporaryPointer(const ApiTable &Api,
+                                                const Expr *Init) {
+  return storedPointer(Api, Init,
+                       [&](const Expr *Obj) { return isTemporary(Api, Obj); });
 }
 
 /// The function's local tensors (by-value parameters included) that hold a
@@ -167,8 +171,11 @@ const CXXMemberCallExpr *storedTemporaryPointer(const Expr *Init) {
 /// tensors). A view into one must not leave the function: on a GPU machine
 /// the copy is the only owner of that memory, and it is destroyed at the
 /// return.
-llvm::DenseSet<const VarDecl *> localHostCopies(const FunctionDecl *FD) {
+llvm::DenseSet<const VarDecl *> localHostCopies(const ApiTable &Api,
+                                                const FunctionDecl *FD) {
   struct Finder : RecursiveASTVisitor<Finder> {
+    const ApiTable &Api;
+    explicit Finder(const ApiTable &Api) : Api(Api) {}
     llvm::DenseSet<const VarDecl *> Out, Shared;
     void share(const Expr *E) {
       if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripValue(E)))
@@ -193,12 +200,11 @@ llvm::DenseSet<const VarDecl *> localHostCopies(const FunctionDecl *FD) {
       return true;
     }
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-    static bool isCopy(const Expr *E) {
+    bool isCopy(const Expr *E) const {
       const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(stripValue(E));
       if (!MC || !MC->getImplicitObjectArgument() ||
           !isTensorType(MC->getImplicitObjectArgument()->getType()))
         return false;
-      const ApiTable &Api = ApiTable::builtin();
       return Api.tensorMethod(methodName(MC), ApiRole::MovesToHost) ||
              Api.tensorMethod(methodName(MC), ApiRole::MovesToArgument);
     }
@@ -222,7 +228,7 @@ llvm::DenseSet<const VarDecl *> localHostCopies(const FunctionDecl *FD) {
       }
       return true;
     }
-  } F;
+  } F(Api);
   F.TraverseStmt(FD->getBody());
   for (const VarDecl *VD : F.Shared)
     F.Out.erase(VD);
@@ -276,7 +282,8 @@ void DanglingHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
       checkFunction(FD, Ctx);
 }
 
-void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ctx) {
+void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD,
+                                          ASTContext &Ctx) {
   llvm::StringSet<> Names; // for fix-its: names already used in the function
   struct Visitor : RecursiveASTVisitor<Visitor> {
     DanglingHostCopyCheck *Check;
@@ -284,14 +291,16 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
     llvm::DenseSet<const Stmt *> InBlock; // declarations directly in a block
     llvm::StringSet<> *Names;
     const FunctionDecl *FD;
+    const ApiTable *Table;
 
     void report(const Expr *Temporary, const CXXMemberCallExpr *DataPtr,
                 StringRef Holder, const Stmt *Decl) {
       std::string Made = exprText(Temporary, *Ctx);
-      auto D = Check->diag(DataPtr->getExprLoc(),
-                           "'%0' keeps a pointer into the temporary tensor '%1', "
-                           "which is destroyed at the end of this statement")
-               << Holder << Made;
+      auto D =
+          Check->diag(DataPtr->getExprLoc(),
+                      "'%0' keeps a pointer into the temporary tensor '%1', "
+                      "which is destroyed at the end of this statement")
+          << Holder << Made;
       if (!Decl || Decl->getBeginLoc().isMacroID() ||
           Temporary->getBeginLoc().isMacroID() || !InBlock.contains(Decl))
         return;
@@ -314,7 +323,8 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
         C.TraverseDecl(const_cast<FunctionDecl *>(FD));
       }
       const DeclRefExpr *From = copiedVariable(Temporary);
-      std::string Base = From ? From->getDecl()->getName().str() + "_host" : "host_copy";
+      std::string Base =
+          From ? From->getDecl()->getName().str() + "_host" : "host_copy";
       std::string Name = Base;
       for (unsigned N = 2; Names->contains(Name); ++N)
         Name = Base + std::to_string(N);
@@ -322,7 +332,8 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
       std::string Text = sourceText(Temporary->getSourceRange(), *Ctx);
       if (Text.empty())
         return;
-      D << insertStatementBefore(Decl, "auto " + Name + " = " + Text + ";", *Ctx)
+      D << insertStatementBefore(Decl, "auto " + Name + " = " + Text + ";",
+                                 *Ctx)
         << FixItHint::CreateReplacement(Temporary->getSourceRange(), Name);
     }
 
@@ -335,9 +346,10 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
       for (const Decl *D : DS->decls()) {
         const auto *VD = dyn_cast<VarDecl>(D);
         if (!VD || !VD->getInit() || VD->getType()->isReferenceType() ||
-            !isNonOwningView(VD->getType()))
+            !isNonOwningView(*Table, VD->getType()))
           continue;
-        if (const CXXMemberCallExpr *MC = storedTemporaryPointer(VD->getInit()))
+        if (const CXXMemberCallExpr *MC =
+                storedTemporaryPointer(*Table, VD->getInit()))
           report(MC->getImplicitObjectArgument(), MC, VD->getName(),
                  DS->isSingleDecl() ? DS : nullptr);
       }
@@ -351,10 +363,10 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
       return VD && Copies.contains(VD);
     }
     void escapes(const Expr *Value, StringRef Holder) {
-      if (Copies.empty() || !isNonOwningView(Value->getType()))
+      if (Copies.empty() || !isNonOwningView(*Table, Value->getType()))
         return;
-      const CXXMemberCallExpr *MC =
-          storedPointer(Value, [&](const Expr *Obj) { return LocalCopy(Obj); });
+      const CXXMemberCallExpr *MC = storedPointer(
+          *Table, Value, [&](const Expr *Obj) { return LocalCopy(Obj); });
       if (!MC)
         return;
       Check->diag(MC->getExprLoc(),
@@ -365,20 +377,20 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
     }
     bool VisitReturnStmt(ReturnStmt *RS) {
       const Expr *Value = RS->getRetValue();
-      if (!Value || !isNonOwningView(Value->getType()))
+      if (!Value || !isNonOwningView(*Table, Value->getType()))
         return true;
       escapes(Value, "the returned value");
       // A view made in the return statement over a temporary, or over a
       // buffer of the function's own.
-      if (const CXXMemberCallExpr *MC = storedTemporaryPointer(Value))
+      if (const CXXMemberCallExpr *MC = storedTemporaryPointer(*Table, Value))
         Check->diag(MC->getExprLoc(),
                     "the returned value keeps a pointer into the temporary "
                     "tensor '%0', which is destroyed at the end of this "
                     "statement")
             << exprText(MC->getImplicitObjectArgument(), *Ctx);
       const VarDecl *Buffer = nullptr;
-      if (const Expr *P = storedPointerFrom(Value, [&](const Expr *E) {
-            Buffer = localBuffer(E, FD);
+      if (const Expr *P = storedPointerFrom(*Table, Value, [&](const Expr *E) {
+            Buffer = localBuffer(*Table, E, FD);
             return Buffer ? E : nullptr;
           }))
         Check->diag(P->getExprLoc(),
@@ -396,11 +408,11 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
     // engine's tensor address) outlives a temporary's memory.
     bool VisitCallExpr(CallExpr *CE) {
       std::string N = calleeName(CE);
-      if (N.empty() || !ApiTable::builtin().callee(N, ApiRole::KeepsPointer))
+      if (N.empty() || !Table->callee(N, ApiRole::KeepsPointer))
         return true;
       for (const Expr *Arg : CE->arguments())
         if (Arg->getType()->isPointerType())
-          if (const CXXMemberCallExpr *MC = storedTemporaryPointer(Arg))
+          if (const CXXMemberCallExpr *MC = storedTemporaryPointer(*Table, Arg))
             Check->diag(MC->getExprLoc(),
                         "'%0' keeps a pointer into the temporary tensor '%1' "
                         "beyond the call, and the tensor is destroyed at the "
@@ -412,19 +424,21 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
       if (BO->getOpcode() != BO_Assign || !BO->getType()->isPointerType())
         return true;
       assigned(BO->getLHS(), BO->getRHS());
-      if (const CXXMemberCallExpr *MC = storedTemporaryPointer(BO->getRHS()))
+      if (const CXXMemberCallExpr *MC =
+              storedTemporaryPointer(*Table, BO->getRHS()))
         report(MC->getImplicitObjectArgument(), MC,
                exprText(BO->getLHS(), *Ctx), nullptr);
       return true;
     }
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
       if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2 ||
-          !isNonOwningView(OC->getArg(0)->getType()))
+          !isNonOwningView(*Table, OC->getArg(0)->getType()))
         return true;
       assigned(OC->getArg(0), OC->getArg(1));
       // As for a declaration: `t = torch::from_blob(x.cpu().data_ptr(), …)`
       // keeps the pointer as much as `auto t = …` does.
-      if (const CXXMemberCallExpr *MC = storedTemporaryPointer(OC->getArg(1)))
+      if (const CXXMemberCallExpr *MC =
+              storedTemporaryPointer(*Table, OC->getArg(1)))
         report(MC->getImplicitObjectArgument(), MC,
                exprText(OC->getArg(0), *Ctx), nullptr);
       return true;
@@ -434,7 +448,8 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ct
   V.Ctx = &Ctx;
   V.Names = &Names;
   V.FD = FD;
-  V.Copies = localHostCopies(FD);
+  V.Table = &api();
+  V.Copies = localHostCopies(api(), FD);
   V.TraverseStmt(FD->getBody());
 }
 

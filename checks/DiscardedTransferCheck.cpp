@@ -17,7 +17,8 @@ namespace clang::tidy::devplace {
 namespace {
 /// Statements whose value is discarded: the children of blocks and the
 /// bodies of control statements.
-void discardedPositions(const Stmt *S, llvm::SmallVectorImpl<const Stmt *> &Out) {
+void discardedPositions(const Stmt *S,
+                        llvm::SmallVectorImpl<const Stmt *> &Out) {
   if (const auto *CS = dyn_cast<CompoundStmt>(S))
     for (const Stmt *Child : CS->body())
       Out.push_back(Child);
@@ -47,7 +48,8 @@ void DiscardedTransferCheck::check(const MatchFinder::MatchResult &Result) {
       checkFunction(FD, Ctx);
 }
 
-void DiscardedTransferCheck::checkFunction(const FunctionDecl *FD, ASTContext &Ctx) {
+void DiscardedTransferCheck::checkFunction(const FunctionDecl *FD,
+                                           ASTContext &Ctx) {
   struct Visitor : RecursiveASTVisitor<Visitor> {
     DiscardedTransferCheck *Check;
     ASTContext *Ctx;
@@ -85,7 +87,7 @@ void DiscardedTransferCheck::discarded(const CallExpr *CE, ASTContext &Ctx) {
   // In-place methods end in '_' (copy_, fill_, add_); out variants
   // (at::add_out(out, a, b)) and every other operation that returns a
   // reference give back a tensor they changed, not a new one.
-  const ApiTable &Api = ApiTable::builtin();
+  const ApiTable &Api = api();
   if (Api.endsWith(Name, ApiRole::InPlace) ||
       Callee->getReturnType()->isReferenceType())
     return;
@@ -106,7 +108,8 @@ void DiscardedTransferCheck::discarded(const CallExpr *CE, ASTContext &Ctx) {
                : QName)
       << (Obj != nullptr) << Subject;
   // Fix-it: assign the result back to the variable it came from.
-  const auto *DRE = Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
+  const auto *DRE =
+      Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (VD && !VD->getType().isConstQualified() &&
       !VD->getType()->isReferenceType() && !CE->getBeginLoc().isMacroID())

@@ -116,11 +116,12 @@ bool runsOnce(const Expr *Cond, const Stmt *Branch) {
 /// plotted, a map of metric sums being printed) waits for nothing new.
 /// Arithmetic inside a sync's own operand (`(sum / n).item()`) is reading
 /// back too; a module, a helper or a copy to a device called there is work.
-bool queuesTensorWork(const Stmt *Loop,
+bool queuesTensorWork(const ApiTable &Api, const Stmt *Loop,
                       const llvm::SmallPtrSetImpl<const Expr *> &Syncs) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const llvm::SmallPtrSetImpl<const Expr *> *Syncs;
-    const ApiTable &Api = ApiTable::builtin();
+    const ApiTable &Api;
+    explicit Finder(const ApiTable &Api) : Api(Api) {}
     unsigned InSync = 0;
     bool Found = false;
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
@@ -179,7 +180,7 @@ bool queuesTensorWork(const Stmt *Loop,
       Found = true;
       return false;
     }
-  } F;
+  } F(Api);
   F.Syncs = &Syncs;
   if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
     F.TraverseStmt(const_cast<Stmt *>(RF->getBody()));
@@ -188,8 +189,8 @@ bool queuesTensorWork(const Stmt *Loop,
   return F.Found;
 }
 
-bool isLogCall(const CallExpr *CE) {
-  return ApiTable::builtin().callee(calleeName(CE), ApiRole::LogCall);
+bool isLogCall(const ApiTable &Api, const CallExpr *CE) {
+  return Api.callee(calleeName(CE), ApiRole::LogCall);
 }
 
 /// How the value of a sync is used.
@@ -198,11 +199,11 @@ enum class Use { Accumulates, Steers, Other };
 /// Classifies the use of \p E: an accumulator (`sum += x`, `v.push_back(x)`,
 /// `s = s + x`) or a log line (`std::cout << x`, `printf(…, x)`) count as
 /// Accumulates; a condition as Steers.
-Use classify(const Expr *E, const ParentMap &PM, const Stmt *Loop,
-             unsigned Depth = 0);
+Use classify(const ApiTable &Api, const Expr *E, const ParentMap &PM,
+             const Stmt *Loop, unsigned Depth = 0);
 
-Use classifyVariable(const VarDecl *VD, const ParentMap &PM, const Stmt *Loop,
-                     unsigned Depth) {
+Use classifyVariable(const ApiTable &Api, const VarDecl *VD,
+                     const ParentMap &PM, const Stmt *Loop, unsigned Depth) {
   struct Uses : RecursiveASTVisitor<Uses> {
     const VarDecl *VD;
     std::vector<const DeclRefExpr *> Out;
@@ -218,7 +219,7 @@ Use classifyVariable(const VarDecl *VD, const ParentMap &PM, const Stmt *Loop,
     return Use::Other;
   Use Result = Use::Accumulates;
   for (const DeclRefExpr *DRE : U.Out) {
-    Use One = classify(DRE, PM, Loop, Depth + 1);
+    Use One = classify(Api, DRE, PM, Loop, Depth + 1);
     if (One == Use::Steers)
       return Use::Steers;
     if (One == Use::Other)
@@ -227,8 +228,8 @@ Use classifyVariable(const VarDecl *VD, const ParentMap &PM, const Stmt *Loop,
   return Result;
 }
 
-Use classify(const Expr *E, const ParentMap &PM, const Stmt *Loop,
-             unsigned Depth) {
+Use classify(const ApiTable &Api, const Expr *E, const ParentMap &PM,
+             const Stmt *Loop, unsigned Depth) {
   const Stmt *Cur = E;
   for (const Stmt *P = PM.getParent(Cur); P; Cur = P, P = PM.getParent(P)) {
     if (isCondition(P, Cur))
@@ -250,10 +251,16 @@ Use classify(const Expr *E, const ParentMap &PM, const Stmt *Loop,
       switch (OC->getOperator()) {
       case OO_LessLess:
         return Use::Accumulates; // a log line
-      case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual:
-      case OO_SlashEqual: case OO_Equal:
+      case OO_PlusEqual:
+      case OO_MinusEqual:
+      case OO_StarEqual:
+      case OO_SlashEqual:
+      case OO_Equal:
         return OC->getArg(1) == Cur ? Use::Accumulates : Use::Other;
-      case OO_Plus: case OO_Minus: case OO_Star: case OO_Slash:
+      case OO_Plus:
+      case OO_Minus:
+      case OO_Star:
+      case OO_Slash:
         continue;
       default:
         return Use::Other;
@@ -266,18 +273,18 @@ Use classify(const Expr *E, const ParentMap &PM, const Stmt *Loop,
       if (MC->getCallee() == Cur || MC->getImplicitObjectArgument() == Cur)
         continue;
       if (const auto *MD = MC->getMethodDecl(); MD && MD->getIdentifier()) {
-        if (ApiTable::builtin().methodName(MD->getName(), ApiRole::Accumulator))
+        if (Api.methodName(MD->getName(), ApiRole::Accumulator))
           return Use::Accumulates;
       }
       return Use::Other;
     }
     if (const auto *CE = dyn_cast<CallExpr>(P))
-      return isLogCall(CE) ? Use::Accumulates : Use::Other;
+      return isLogCall(Api, CE) ? Use::Accumulates : Use::Other;
     if (const auto *DS = dyn_cast<DeclStmt>(P)) {
       // `double l = loss.item<double>();`: judge by the uses of l.
       if (Depth < 2 && DS->isSingleDecl())
         if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()))
-          return classifyVariable(VD, PM, Loop, Depth);
+          return classifyVariable(Api, VD, PM, Loop, Depth);
       return Use::Other;
     }
     return Use::Other;
@@ -325,9 +332,9 @@ void SyncInLoopCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
       }
     }
     if (Occasional || !Loop || containsLoop(Loop) ||
-        !queuesTensorWork(Loop, SyncCalls))
+        !queuesTensorWork(api(), Loop, SyncCalls))
       continue;
-    if (classify(S.Call, PM, Loop) != Use::Accumulates)
+    if (classify(api(), S.Call, PM, Loop) != Use::Accumulates)
       continue;
     SourceLocation Loc = S.Call->getExprLoc();
     if (S.CallerDevice.empty())

@@ -23,8 +23,7 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
     return;
   auto Check = [&](const CXXRecordDecl *RD, bool InMainFile) {
     if (!RD->isInvalidDecl() && isNNModuleClass(RD) &&
-        !ApiTable::builtin().is(ApiMatch::Class, qualifiedName(RD),
-                                ApiRole::ModuleBase))
+        !api().is(ApiMatch::Class, qualifiedName(RD), ApiRole::ModuleBase))
       checkClass(RD, InMainFile, Ctx);
   };
   std::vector<const CXXRecordDecl *> Classes = mainFileClasses(Ctx);
@@ -47,8 +46,7 @@ void UnregisteredSubmoduleCheck::check(const MatchFinder::MatchResult &Result) {
 void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
                                             bool InMainFile, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  ModuleRegistrations Registrations =
-      scanRegistrations(RD, ApiTable::builtin());
+  ModuleRegistrations Registrations = scanRegistrations(RD, api());
   // An absence needs every method seen: one defined in another file may
   // register a member, or replace it as a cache.
   if (!Registrations.AllMethodsSeen)
@@ -81,7 +79,7 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
     // eval() (dropout, batch norm) stays in training mode.
     bool Parameterless = false, TrainingMode = false;
     if (C == DeviceCarrier::Module) {
-      const ApiTable &Api = ApiTable::builtin();
+      const ApiTable &Api = api();
       std::string N = moduleClassName(F->getType());
       auto Has = [&](ApiRole R) {
         return !N.empty() &&

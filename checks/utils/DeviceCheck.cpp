@@ -20,7 +20,7 @@ struct Shared {
   const ASTContext *Ctx = nullptr;
   std::map<std::string, std::unique_ptr<DeviceModel>> Analyses;
   std::set<const DeviceModel *> Analysed; // analyzeAll has run
-  std::set<const Decl *> Remarked; // cut-short remarks already emitted
+  std::set<const Decl *> Remarked;        // cut-short remarks already emitted
 
   void reset(const ASTContext *For) {
     Remarked.clear();
@@ -34,9 +34,6 @@ thread_local Shared SharedAnalyses;
 
 DeviceCheck::DeviceCheck(StringRef Name, ClangTidyContext *Context)
     : MainFileCheck(Name, Context),
-      HostSinkFunctions(Options.getLocalOrGlobal("HostSinkFunctions", "")),
-      SourceFunctions(Options.getLocalOrGlobal("SourceFunctions", "")),
-      SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")),
       AnalyzeHeaders(Options.getLocalOrGlobal("AnalyzeHeaders", false)),
       ReportAnalysisLimits(
           Options.getLocalOrGlobal("ReportAnalysisLimits", false)),
@@ -44,9 +41,7 @@ DeviceCheck::DeviceCheck(StringRef Name, ClangTidyContext *Context)
           "VisitsPerBlockLimit", AnalysisOptions().MaxVisitsPerBlock)) {}
 
 void DeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "HostSinkFunctions", HostSinkFunctions);
-  Options.store(Opts, "SourceFunctions", SourceFunctions);
-  Options.store(Opts, "SanitizerFunctions", SanitizerFunctions);
+  MainFileCheck::storeOptions(Opts);
   Options.store(Opts, "AnalyzeHeaders", AnalyzeHeaders);
   Options.store(Opts, "ReportAnalysisLimits", ReportAnalysisLimits);
   Options.store(Opts, "VisitsPerBlockLimit", VisitsPerBlockLimit);
@@ -61,22 +56,17 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (SharedAnalyses.Ctx != &Ctx)
     SharedAnalyses.reset(&Ctx);
-  std::string Key = HostSinkFunctions + "\n" + SourceFunctions + "\n" +
-                    SanitizerFunctions + (AnalyzeHeaders ? "\nheaders" : "") +
+  std::string Key = tableOptions() + (AnalyzeHeaders ? "\nheaders" : "") +
                     "\n" + std::to_string(VisitsPerBlockLimit);
   std::unique_ptr<DeviceModel> &DA = SharedAnalyses.Analyses[Key];
   std::set<const DeviceModel *> &Analysed = SharedAnalyses.Analysed;
   if (!DA) {
-    // The options add rows to the API table.
-    ApiTable Api = ApiTable::builtin();
-    Api.addFunctions(HostSinkFunctions, ApiRole::HostMemoryCall);
-    Api.addFunctions(SourceFunctions, ApiRole::DeviceSource);
-    Api.addFunctions(SanitizerFunctions, ApiRole::HostSanitizer);
     AnalysisOptions Opts;
     Opts.MaxVisitsPerBlock = std::max(1u, VisitsPerBlockLimit);
-    DA = std::make_unique<DeviceModel>(Ctx, std::move(Api), Opts);
+    DA = std::make_unique<DeviceModel>(Ctx, api(), Opts);
   }
-  std::vector<const FunctionDecl *> Functions = mainFileFunctions(Ctx, AnalyzeHeaders);
+  std::vector<const FunctionDecl *> Functions =
+      mainFileFunctions(Ctx, AnalyzeHeaders);
   if (!Analysed.count(DA.get())) {
     DA->analyzeAll(Functions);
     Analysed.insert(DA.get());
@@ -91,7 +81,8 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
   for (const FunctionDecl *FD : Functions) {
     const FunctionFacts &R = DA->analyze(FD);
     // Said once per function, by whichever analysis check gets there first.
-    if (!R.Complete && ReportAnalysisLimits && SharedAnalyses.Remarked.insert(FD).second)
+    if (!R.Complete && ReportAnalysisLimits &&
+        SharedAnalyses.Remarked.insert(FD).second)
       diag(FD->getLocation(),
            "analysis of %0 stopped after %1 block visits (the bound is %2 per "
            "block of its %3); findings later in it may be missing",

@@ -36,9 +36,6 @@ protected:
 
 private:
   const DeviceModel *Model = nullptr;
-  const std::string HostSinkFunctions;
-  const std::string SourceFunctions;
-  const std::string SanitizerFunctions;
   /// Also analyse functions defined outside the main file (a stress and
   /// audit mode: LibTorch's headers hold tens of thousands of them).
   const bool AnalyzeHeaders;

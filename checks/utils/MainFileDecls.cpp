@@ -13,28 +13,28 @@ namespace clang::tidy::devplace {
 
 namespace {
 struct Collector : RecursiveASTVisitor<Collector> {
-    std::vector<const FunctionDecl *> Out;
-    std::vector<const CXXRecordDecl *> Classes;
-    bool shouldVisitTemplateInstantiations() const { return true; }
-    bool shouldVisitLambdaBody() const { return true; }
-    bool VisitFunctionDecl(FunctionDecl *FD) {
-      if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
-          !FD->isImplicit())
-        Out.push_back(FD);
-      return true;
-    }
-    bool VisitLambdaExpr(LambdaExpr *LE) {
-      if (CXXMethodDecl *Call = LE->getCallOperator();
-          Call && !Call->isDependentContext())
-        Out.push_back(Call);
-      return true;
-    }
-    bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
-      if (RD->isThisDeclarationADefinition() && !RD->isDependentContext() &&
-          !RD->isLambda() && !RD->isImplicit())
-        Classes.push_back(RD);
-      return true;
-    }
+  std::vector<const FunctionDecl *> Out;
+  std::vector<const CXXRecordDecl *> Classes;
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext() &&
+        !FD->isImplicit())
+      Out.push_back(FD);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    if (CXXMethodDecl *Call = LE->getCallOperator();
+        Call && !Call->isDependentContext())
+      Out.push_back(Call);
+    return true;
+  }
+  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
+    if (RD->isThisDeclarationADefinition() && !RD->isDependentContext() &&
+        !RD->isLambda() && !RD->isImplicit())
+      Classes.push_back(RD);
+    return true;
+  }
 };
 
 /// Walks only the top-level declarations written in the main file (all of
@@ -109,6 +109,27 @@ std::vector<const FunctionDecl *> compilingFunctions(ASTContext &Ctx,
   return Unique;
 }
 } // namespace
+
+MainFileCheck::MainFileCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      HostSinkFunctions(Options.getLocalOrGlobal("HostSinkFunctions", "")),
+      SourceFunctions(Options.getLocalOrGlobal("SourceFunctions", "")),
+      SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")),
+      Api(ApiTable::builtin()) {
+  Api.addFunctions(HostSinkFunctions, ApiRole::HostMemoryCall);
+  Api.addFunctions(SourceFunctions, ApiRole::DeviceSource);
+  Api.addFunctions(SanitizerFunctions, ApiRole::HostSanitizer);
+}
+
+void MainFileCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "HostSinkFunctions", HostSinkFunctions);
+  Options.store(Opts, "SourceFunctions", SourceFunctions);
+  Options.store(Opts, "SanitizerFunctions", SanitizerFunctions);
+}
+
+std::string MainFileCheck::tableOptions() const {
+  return HostSinkFunctions + "\n" + SourceFunctions + "\n" + SanitizerFunctions;
+}
 
 void MainFileCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
   Finder->addMatcher(ast_matchers::translationUnitDecl(), this);

@@ -10,6 +10,7 @@
 #define DEVPLACE_UTILS_MAINFILEDECLS_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/ModelNames.h"
 #include <vector>
 
 namespace clang {
@@ -18,15 +19,31 @@ namespace tidy::devplace {
 /// The base of every devplace check: one match per translation unit (the
 /// check walks the declarations below itself), C++ only. The declarations
 /// are collected once per translation unit for all checks, and forgotten
-/// when the next one starts.
+/// when the next one starts. Every check asks the API table through api():
+/// the builtin rows and those its options add.
 class MainFileCheck : public ClangTidyCheck {
 public:
-  using ClangTidyCheck::ClangTidyCheck;
+  MainFileCheck(StringRef Name, ClangTidyContext *Context);
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void onStartOfTranslationUnit() override;
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CPlusPlus;
   }
+
+protected:
+  /// The table with the rows of the HostSinkFunctions, SourceFunctions and
+  /// SanitizerFunctions options.
+  const ApiTable &api() const { return Api; }
+  /// The options that add rows, as one string: checks with the same table
+  /// can share one model.
+  std::string tableOptions() const;
+
+private:
+  const std::string HostSinkFunctions;
+  const std::string SourceFunctions;
+  const std::string SanitizerFunctions;
+  ApiTable Api;
 };
 
 /// Every non-dependent function, method, constructor, lambda body and

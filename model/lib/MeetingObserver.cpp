@@ -97,10 +97,7 @@ void MeetingObserver::observe(const Expr *E) {
     llvm::StringRef N = methodName(MC);
     llvm::ArrayRef<const Expr *> Args(MC->getArgs(), MC->getNumArgs());
     if (Api.methodName(N, ApiRole::ModuleForward)) {
-      const Expr *Module = stripValue(Obj);
-      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Module);
-          Arrow && Arrow->getOperator() == OO_Arrow)
-        Module = stripValue(Arrow->getArg(0));
+      const Expr *Module = objectBehind(Obj);
       if (classifyType(Module->getType()) == DeviceCarrier::Module)
         ModuleCall(MC, Module, Args);
       return;

@@ -14,21 +14,8 @@
 
 namespace clang::devplace {
 
-/// The object a call goes through: `model` in `model->f()`, `(*model).f()`
-/// and `model.f()`.
-static const Expr *calledObject(const Expr *Obj) {
-  Obj = stripValue(Obj);
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Obj);
-      OC && (OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star))
-    return stripValue(OC->getArg(0));
-  if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
-      UO && UO->getOpcode() == UO_Deref)
-    return stripValue(UO->getSubExpr());
-  return Obj;
-}
-
 const ValueDecl *ModuleMembers::moduleKeyOf(const Expr *Obj) {
-  Obj = calledObject(Obj);
+  Obj = objectBehind(Obj);
   if (classifyType(Obj->getType()) != DeviceCarrier::Module)
     return nullptr;
   return Scope.keyOf(Obj);
@@ -37,7 +24,7 @@ const ValueDecl *ModuleMembers::moduleKeyOf(const Expr *Obj) {
 const Expr *ModuleMembers::scriptModuleOf(const Expr *Obj) const {
   if (!Obj)
     return nullptr;
-  Obj = calledObject(Obj);
+  Obj = objectBehind(Obj);
   return isScriptModuleType(Obj->getType()) ? Obj : nullptr;
 }
 

@@ -91,11 +91,7 @@ public:
     // effect, registered: they move, train and save with it.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
         MC && Api.methodName(methodName(MC), ApiRole::ContainerInsert)) {
-      const Expr *Obj = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
-      if (const auto *Arrow = dyn_cast<CXXOperatorCallExpr>(Obj);
-          Arrow && Arrow->getOperator() == OO_Arrow)
-        Obj = Arrow->getArg(0);
-      if (const FieldDecl *F = fieldOf(Obj))
+      if (const FieldDecl *F = fieldOf(objectBehind(MC->getImplicitObjectArgument())))
         for (const Expr *Arg : MC->arguments())
           if (registers(Arg))
             Uses[F].Registered = true;

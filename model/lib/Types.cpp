@@ -229,6 +229,17 @@ const Expr *stripValue(const Expr *E) {
   return E;
 }
 
+const Expr *objectBehind(const Expr *Obj) {
+  Obj = stripValue(Obj);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Obj);
+      OC && (OC->getOperator() == OO_Arrow || OC->getOperator() == OO_Star))
+    return stripValue(OC->getArg(0));
+  if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
+      UO && UO->getOpcode() == UO_Deref)
+    return stripValue(UO->getSubExpr());
+  return Obj;
+}
+
 AssignmentSides assignmentSides(const Expr *E) {
   if (const auto *BO = dyn_cast<BinaryOperator>(E);
       BO && BO->getOpcode() == BO_Assign)

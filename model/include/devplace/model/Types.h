@@ -65,6 +65,11 @@ bool isDataPtrMethod(llvm::StringRef Name);
 /// temporaries and copy or move constructions.
 const Expr *stripValue(const Expr *E);
 
+/// The object a call goes through, behind `->` and `*`: `model` in
+/// `model->f()`, `(*model).f()` and `model.f()` (a module holder, a
+/// shared_ptr, an iterator).
+const Expr *objectBehind(const Expr *Obj);
+
 /// The two sides of an assignment (`a = b`, built in or an operator=
 /// call); both null when \p E is none.
 struct AssignmentSides {
