@@ -248,9 +248,11 @@ Use classify(const ApiTable &Api, const Expr *E, const ParentMap &PM,
       return Use::Other;
     }
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P)) {
+      // A log line (`std::cout << x`): the table's LogCall operators.
+      if (Api.is(ApiMatch::Operator, getOperatorSpelling(OC->getOperator()),
+                 ApiRole::LogCall))
+        return Use::Accumulates;
       switch (OC->getOperator()) {
-      case OO_LessLess:
-        return Use::Accumulates; // a log line
       case OO_PlusEqual:
       case OO_MinusEqual:
       case OO_StarEqual:

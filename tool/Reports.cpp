@@ -341,8 +341,12 @@ void writeApiTable(raw_ostream &OS) {
       std::string How = ApiTable::matchName(Row.Match).str();
       if (!Row.DeviceType.empty())
         How += ", " + Row.DeviceType.str();
-      Names += (Names.empty() ? "" : ", ") +
-               ("`" + Row.Name + "` (" + How + ")").str();
+      // A '|' would end the table's cell, even in code.
+      std::string Name = Row.Name.str();
+      for (size_t At = Name.find('|'); At != std::string::npos;
+           At = Name.find('|', At + 2))
+        Name.replace(At, 1, "\\|");
+      Names += (Names.empty() ? "" : ", ") + ("`" + Name + "` (" + How + ")");
     }
     OS << "| " << ApiTable::roleName(Role) << " | " << ApiTable::roleDoc(Role)
        << " | " << (Names.empty() ? "(options only)" : Names) << " |\n";

@@ -42,9 +42,9 @@ llvm::StringRef ApiTable::roleDoc(ApiRole R) {
 
 llvm::StringRef ApiTable::matchName(ApiMatch M) {
   static const char *const Names[] = {
-      "Function",  "Method",     "TensorMethod", "MethodName",
-      "Class",     "ClassName",  "Suffix",       "Substring",
-      "Namespace", "Enumerator", "DeviceString", "Parameter"};
+      "Function",     "Method",    "TensorMethod", "MethodName", "Class",
+      "ClassName",    "Suffix",    "Substring",    "Namespace",  "Enumerator",
+      "DeviceString", "Parameter", "Operator"};
   return Names[static_cast<unsigned>(M)];
 }
 

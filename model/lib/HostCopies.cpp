@@ -24,16 +24,21 @@ bool HostCopies::nonBlocking(const CXXMemberCallExpr *MC) const {
   return false;
 }
 
+const Expr *HostCopies::printedTensor(const CXXOperatorCallExpr *OC) const {
+  if (OC->getNumArgs() != 2 ||
+      !Api.is(ApiMatch::Operator, getOperatorSpelling(OC->getOperator()),
+              ApiRole::HostSync) ||
+      classifyType(OC->getArg(1)->getType()) != DeviceCarrier::Tensor)
+    return nullptr;
+  return OC->getArg(1);
+}
+
 const Expr *HostCopies::syncedTensor(const Expr *E, std::string *What) {
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    // Printing a tensor copies its values to the host.
-    if (OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 &&
-        classifyType(OC->getArg(1)->getType()) == DeviceCarrier::Tensor) {
-      if (What)
-        *What = "operator<<";
-      return OC->getArg(1);
-    }
-    return nullptr;
+    const Expr *Printed = printedTensor(OC);
+    if (Printed && What)
+      *What = std::string("operator") + getOperatorSpelling(OC->getOperator());
+    return Printed;
   }
   const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
   const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
@@ -72,11 +77,7 @@ const CXXMemberCallExpr *HostCopies::nonBlockingHostCopy(const Expr *E) {
 
 const Expr *HostCopies::valueReadOf(const Expr *E) const {
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
-    return OC->getOperator() == OO_LessLess && OC->getNumArgs() == 2 &&
-                   classifyType(OC->getArg(1)->getType()) ==
-                       DeviceCarrier::Tensor
-               ? OC->getArg(1)
-               : nullptr;
+    return printedTensor(OC);
   const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
   const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
   if (!Obj || classifyType(Obj->getType()) != DeviceCarrier::Tensor)
@@ -125,7 +126,7 @@ bool HostCopies::keepsPending(const DeclRefExpr *Use) const {
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(P))
     return OC->getNumArgs() == 2 && OC->getArg(1) == Cur &&
-           (OC->getOperator() == OO_Equal || OC->getOperator() == OO_LessLess);
+           (OC->getOperator() == OO_Equal || printedTensor(OC));
   return false;
 }
 

@@ -33,6 +33,9 @@ public:
   void observe(const Expr *E);
 
 private:
+  /// The tensor an operator the table says prints (`std::cout << t`)
+  /// copies to the host, or null.
+  const Expr *printedTensor(const CXXOperatorCallExpr *OC) const;
   /// The call has a non_blocking argument that is true.
   bool nonBlocking(const CXXMemberCallExpr *MC) const;
   /// \p E is (through conversions) a copy to the host made with

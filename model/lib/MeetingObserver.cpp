@@ -58,37 +58,19 @@ void MeetingObserver::observe(const Expr *E) {
   };
 
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    switch (OC->getOperator()) {
-    case OO_Plus:
-    case OO_Minus:
-    case OO_Star:
-    case OO_Slash:
-    case OO_Percent:
-    case OO_EqualEqual:
-    case OO_ExclaimEqual:
-    case OO_Less:
-    case OO_Greater:
-    case OO_LessEqual:
-    case OO_GreaterEqual:
-    case OO_Amp:
-    case OO_Pipe:
-    case OO_Caret:
-    case OO_PlusEqual:
-    case OO_MinusEqual:
-    case OO_StarEqual:
-    case OO_SlashEqual:
-      if (OC->getNumArgs() == 2 && IsTensor(OC->getArg(0)) &&
-          IsTensor(OC->getArg(1)))
-        meet(OC, OC->getArg(0), OC->getArg(1), Meeting::Operands);
-      return;
-    case OO_Call:
+    if (OC->getOperator() == OO_Call) {
       if (classifyType(OC->getArg(0)->getType()) == DeviceCarrier::Module)
         ModuleCall(OC, OC->getArg(0),
                    llvm::ArrayRef(OC->getArgs() + 1, OC->getNumArgs() - 1));
       return;
-    default:
-      return;
     }
+    // Tensor arithmetic and comparisons (the table's operators).
+    if (OC->getNumArgs() == 2 && IsTensor(OC->getArg(0)) &&
+        IsTensor(OC->getArg(1)) &&
+        Api.is(ApiMatch::Operator, getOperatorSpelling(OC->getOperator()),
+               ApiRole::SameDeviceOperands))
+      meet(OC, OC->getArg(0), OC->getArg(1), Meeting::Operands);
+    return;
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
     const Expr *Obj = MC->getImplicitObjectArgument();

@@ -91,7 +91,8 @@ public:
     // effect, registered: they move, train and save with it.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
         MC && Api.methodName(methodName(MC), ApiRole::ContainerInsert)) {
-      if (const FieldDecl *F = fieldOf(objectBehind(MC->getImplicitObjectArgument())))
+      if (const FieldDecl *F =
+              fieldOf(objectBehind(MC->getImplicitObjectArgument())))
         for (const Expr *Arg : MC->arguments())
           if (registers(Arg))
             Uses[F].Registered = true;

@@ -40,6 +40,7 @@ enum class ApiMatch : uint8_t {
   Enumerator,
   DeviceString,
   Parameter,
+  Operator,
   NumMatches
 };
 
