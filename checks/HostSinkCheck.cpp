@@ -11,7 +11,6 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 
-
 namespace clang::tidy::devplace {
 
 HostSinkCheck::HostSinkCheck(StringRef Name, ClangTidyContext *Context)
@@ -54,7 +53,6 @@ void HostSinkCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
 }
 
 namespace {
-
 
 const Expr *stripAll(const Expr *E) {
   return E ? E->IgnoreParenImpCasts() : nullptr;
@@ -107,7 +105,8 @@ bool usedForReadingOnly(const Expr *E, const ParentMap &PM,
       return BO->isComparisonOp();
     }
     if (isa<ArraySubscriptExpr>(P) ||
-        (isa<UnaryOperator>(P) && cast<UnaryOperator>(P)->getOpcode() == UO_Deref) ||
+        (isa<UnaryOperator>(P) &&
+         cast<UnaryOperator>(P)->getOpcode() == UO_Deref) ||
         (isa<CXXOperatorCallExpr>(P) &&
          cast<CXXOperatorCallExpr>(P)->getOperator() == OO_Subscript &&
          cast<CXXOperatorCallExpr>(P)->getArg(0)->IgnoreParenImpCasts() ==
@@ -138,7 +137,8 @@ bool usedForReadingOnly(const Expr *E, const ParentMap &PM,
                              ? 1
                              : 0;
         for (unsigned I = Shift; I < Call->getNumArgs(); ++I) {
-          if (Call->getArg(I)->IgnoreParenImpCasts() != Elem->IgnoreParenImpCasts())
+          if (Call->getArg(I)->IgnoreParenImpCasts() !=
+              Elem->IgnoreParenImpCasts())
             continue;
           if (!Callee || I - Shift >= Callee->getNumParams())
             return false;
@@ -299,8 +299,8 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
              << A.Tensor << A.Definite << What << deviceNoun(A.Why);
 
     // Fix-its, only where they cannot change meaning elsewhere.
-    bool InMacro = A.Sink->getBeginLoc().isMacroID() ||
-                   A.Sink->getEndLoc().isMacroID();
+    bool InMacro =
+        A.Sink->getBeginLoc().isMacroID() || A.Sink->getEndLoc().isMacroID();
     const ParentMap &PM = indexOf(FD, R).Parents;
     const CXXMemberCallExpr *DirectDataPtr = asDataPtrCall(A.Operand);
     if (!InMacro && A.K == HostAccess::Read && DirectDataPtr) {
@@ -308,7 +308,8 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       bool FirstElement = isa<UnaryOperator>(A.Sink);
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(A.Sink)) {
         Expr::EvalResult R;
-        FirstElement = AS->getIdx()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
+        FirstElement =
+            AS->getIdx()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 0;
       }
       const auto *Callee = dyn_cast<MemberExpr>(DirectDataPtr->getCallee());
       if (FirstElement && Callee && !Callee->isArrow() &&
@@ -317,8 +318,10 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
         std::string TArgs = sourceText(
             SourceRange(Callee->getLAngleLoc(), Callee->getRAngleLoc()), Ctx);
         if (!Obj.empty() && !TArgs.empty())
-          D << FixItHint::CreateReplacement(A.Sink->getSourceRange(),
-                                            Obj + ".item" + TArgs + "()");
+          D << FixItHint::CreateReplacement(
+              A.Sink->getSourceRange(),
+              Obj + "." + ApiTable::spelling(ApiRole::ScalarReadFix).str() +
+                  TArgs + "()");
         DirectDataPtr = nullptr; // the item<T>() fix is the whole fix
       }
     }
@@ -333,8 +336,9 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       // `auto a = t.accessor<…>()`: every use of `a` must only read.
       const Stmt *Top = MC;
       const Stmt *P = PM.getParent(Top);
-      while (P && isa<ImplicitCastExpr, CXXConstructExpr, MaterializeTemporaryExpr,
-                      ExprWithCleanups, CXXBindTemporaryExpr>(P)) {
+      while (P &&
+             isa<ImplicitCastExpr, CXXConstructExpr, MaterializeTemporaryExpr,
+                 ExprWithCleanups, CXXBindTemporaryExpr>(P)) {
         Top = P;
         P = PM.getParent(P);
       }
@@ -361,7 +365,8 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       }
     }
     const auto *Named = dyn_cast_or_null<DeclRefExpr>(stripAll(Receiver));
-    if (Safe && Named && InsertBefore && !InsertBefore->getBeginLoc().isMacroID() &&
+    if (Safe && Named && InsertBefore &&
+        !InsertBefore->getBeginLoc().isMacroID() &&
         !Receiver->getBeginLoc().isMacroID() && !InMacro) {
       // Each host copy gets its own name: two fixes in one function must
       // not declare the same variable twice.
@@ -369,21 +374,23 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
       std::string HostName = Base;
       auto &Taken = IntroducedNames[FD];
       const FunctionIndex &Index = indexOf(FD, R);
-      for (unsigned N = 2; Taken.contains(HostName) || Index.Names.contains(HostName);
-           ++N)
+      for (unsigned N = 2;
+           Taken.contains(HostName) || Index.Names.contains(HostName); ++N)
         HostName = Base + std::to_string(N);
       Taken.insert(HostName);
       {
-        D << insertStatementBefore(InsertBefore,
-                                   "auto " + HostName + " = " +
-                                       Named->getDecl()->getName().str() +
-                                       ".cpu();",
-                                   Ctx)
+        D << insertStatementBefore(
+                 InsertBefore,
+                 "auto " + HostName + " = " +
+                     Named->getDecl()->getName().str() + "." +
+                     ApiTable::spelling(ApiRole::HostCopyFix).str() + "();",
+                 Ctx)
           << FixItHint::CreateReplacement(Receiver->getSourceRange(), HostName);
         // Every other data_ptr of the same tensor in the sink moves too:
         // std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + n).
-        for (const CXXMemberCallExpr *Other : dataPtrCallsOn(
-                 A.Sink, Named->getDecl(), DirectDataPtr ? DirectDataPtr : nullptr))
+        for (const CXXMemberCallExpr *Other :
+             dataPtrCallsOn(A.Sink, Named->getDecl(),
+                            DirectDataPtr ? DirectDataPtr : nullptr))
           D << FixItHint::CreateReplacement(
               Other->getImplicitObjectArgument()->getSourceRange(), HostName);
       }

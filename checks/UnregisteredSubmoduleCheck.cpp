@@ -121,7 +121,8 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
         if (!Text.empty())
           D << FixItHint::CreateReplacement(
               Value->getSourceRange(),
-              "register_module(\"" + F->getName().str() + "\", " + Text + ")");
+              ApiTable::spelling(ApiRole::RegistrationFix).str() + "(\"" +
+                  F->getName().str() + "\", " + Text + ")");
       }
     } // the warning is emitted before its note
     if (InMainFile)

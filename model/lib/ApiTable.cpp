@@ -40,6 +40,13 @@ llvm::StringRef ApiTable::roleDoc(ApiRole R) {
   return Docs[static_cast<unsigned>(R)];
 }
 
+llvm::StringRef ApiTable::spelling(ApiRole R) {
+  for (const ApiRow &Row : Rows)
+    if (Row.Role == R)
+      return Row.Name;
+  return "";
+}
+
 llvm::StringRef ApiTable::matchName(ApiMatch M) {
   static const char *const Names[] = {
       "Function",     "Method",    "TensorMethod", "MethodName", "Class",

@@ -59,6 +59,9 @@ public:
   static llvm::StringRef roleName(ApiRole R);
   static llvm::StringRef roleDoc(ApiRole R);
   static llvm::StringRef matchName(ApiMatch M);
+  /// The name of the first builtin row with role \p R: how a fix-it spells
+  /// what the role names ("cpu" for HostCopyFix).
+  static llvm::StringRef spelling(ApiRole R);
 
   void add(ApiMatch M, llvm::StringRef Name, ApiRole R,
            llvm::StringRef DeviceType = {});
