@@ -10,6 +10,7 @@
 #define DEVPLACE_MODEL_ANALYSISUNIT_H
 
 #include "State.h"
+#include "TranslationUnitState.h"
 #include "devplace/model/DeviceModel.h"
 #include "devplace/model/Questions.h"
 

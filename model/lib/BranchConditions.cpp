@@ -18,7 +18,7 @@ AtomOrigin BranchConditions::availabilityAtom(const Expr *E) {
   O.DeviceType = Api.deviceType(ApiMatch::Function, Name);
   if (O.DeviceType.empty())
     O.DeviceType = Api.deviceType(ApiMatch::Method, Name);
-  O.Shared = Model.save("available:" + O.DeviceType.str()).data();
+  O.Shared = Model.unit().save("available:" + O.DeviceType.str()).data();
   return O;
 }
 
@@ -73,7 +73,7 @@ Branch BranchConditions::evalCondition(const Expr *C) {
     // A flag of this object that only constructors set: a method of the
     // same object that tests it again sees the same value.
     if (const auto *Field = dyn_cast<FieldDecl>(K);
-        Field && Scope.onThis(C) && Model.setOnlyByConstructors(Field))
+        Field && Scope.onThis(C) && Model.unit().setOnlyByConstructors(Field))
       O.Member = Field;
     return FromAtom(K, C, O);
   }

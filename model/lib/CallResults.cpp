@@ -58,8 +58,8 @@ Fact CallResults::evalTensorMethod(const CXXMemberCallExpr *MC,
   auto Moved = [&](const Step *S) {
     // `x.to(d)` passed on without a name: the note names x.
     if (S && isa<DeclRefExpr>(stripValue(Obj))) {
-      auto *Copy = new (Model.arena().Allocate<Step>()) Step(*S);
-      Copy->Object = Model.save(text(Obj));
+      auto *Copy = new (Model.unit().arena().Allocate<Step>()) Step(*S);
+      Copy->Object = Model.unit().save(text(Obj));
       return static_cast<const Step *>(Copy);
     }
     return S;

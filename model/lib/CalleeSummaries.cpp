@@ -160,8 +160,8 @@ void CalleeSummaries::recordCaptures(const LambdaExpr *LE) {
     if (C.capturesVariable())
       if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar());
           VD && classifyType(VD->getType()) != DeviceCarrier::None)
-        Model.recordCapture(LE->getLambdaClass(), VD,
-                            A.Env.lookup(Scope.canonical(VD), LE));
+        Model.unit().recordCapture(LE->getLambdaClass(), VD,
+                                   A.Env.lookup(Scope.canonical(VD), LE));
 }
 
 } // namespace clang::devplace

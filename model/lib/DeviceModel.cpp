@@ -1,122 +1,22 @@
 //===--- DeviceModel.cpp - the model of one translation unit --------------===//
 //
-// The public entry points (analyze, analyzeAll, trace) and what the model
-// keeps across the translation unit: memos of types and names, module
-// registrations, base classes, constructor-set flags, the join of every
-// value written to each class member, and lambdas' captures.
+// The public entry points: analyze (memoised per function), analyzeAll
+// (rounds until class members' summaries settle) and trace. What the model
+// keeps across the translation unit is TranslationUnitState's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalysis.h"
-#include "MutationScanner.h"
+#include "TranslationUnitState.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace clang::devplace {
 
 DeviceModel::DeviceModel(ASTContext &Ctx, ApiTable Api, AnalysisOptions Opts)
-    : Ctx(Ctx), Api(std::move(Api)), Opts(Opts) {}
+    : Ctx(Ctx), Api(std::move(Api)), Opts(Opts),
+      Unit(std::make_unique<TranslationUnitState>(Ctx, this->Api)) {}
 
 DeviceModel::~DeviceModel() = default;
-
-DeviceCarrier DeviceModel::classify(QualType T) {
-  if (T.isNull())
-    return DeviceCarrier::None;
-  const Type *Key = T.getNonReferenceType().getCanonicalType().getTypePtr();
-  auto It = Carriers.find(Key);
-  if (It != Carriers.end())
-    return It->second;
-  DeviceCarrier C = classifyType(T);
-  Carriers[Key] = C;
-  return C;
-}
-
-llvm::StringRef DeviceModel::qualifiedName(const NamedDecl *D) {
-  if (!D)
-    return "";
-  auto [It, New] = Names.try_emplace(D);
-  if (New)
-    It->second = save(clang::devplace::qualifiedName(D));
-  return It->second;
-}
-
-const ModuleRegistrations &DeviceModel::registrations(const CXXRecordDecl *RD) {
-  auto &Slot = Registrations[RD];
-  if (!Slot)
-    Slot = std::make_unique<ModuleRegistrations>(scanRegistrations(RD, Api));
-  return *Slot;
-}
-
-bool DeviceModel::isBaseClass(const CXXRecordDecl *RD) {
-  if (!BaseClasses) {
-    // Once per translation unit, declarations only (no bodies), skipping
-    // what system headers declare.
-    BaseClasses.emplace();
-    const SourceManager &SM = Ctx.getSourceManager();
-    llvm::SmallVector<const DeclContext *, 16> Work{
-        Ctx.getTranslationUnitDecl()};
-    while (!Work.empty()) {
-      const DeclContext *DC = Work.pop_back_val();
-      for (const Decl *D : DC->decls()) {
-        if (SM.isInSystemHeader(D->getLocation()))
-          continue;
-        if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
-          D = CT->getTemplatedDecl();
-        if (const auto *C = dyn_cast<CXXRecordDecl>(D);
-            C && C->isThisDeclarationADefinition())
-          for (const CXXBaseSpecifier &B : C->bases())
-            if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
-              BaseClasses->insert(Base->getCanonicalDecl());
-        if (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(D))
-          Work.push_back(cast<DeclContext>(D));
-      }
-    }
-  }
-  return BaseClasses->contains(RD->getCanonicalDecl());
-}
-
-std::optional<Fact> DeviceModel::memberSummary(const FieldDecl *FD) const {
-  auto It = FieldFacts.find(FD);
-  if (It == FieldFacts.end())
-    return std::nullopt;
-  return It->second;
-}
-
-void DeviceModel::recordMember(const FieldDecl *FD, const Fact &F) {
-  Fact &Slot = FieldFacts[FD];
-  Slot = join(Slot, F);
-}
-
-void DeviceModel::recordCapture(const CXXRecordDecl *Lambda, const VarDecl *VD,
-                                const Fact &F) {
-  Fact &Slot = CaptureFacts[{Lambda, VD}];
-  Slot = join(Slot, F);
-}
-
-bool DeviceModel::setOnlyByConstructors(const FieldDecl *Flag) {
-  auto [It, New] = ConstructorFlags.try_emplace(Flag, false);
-  if (!New)
-    return It->second;
-  const auto *RD = dyn_cast<CXXRecordDecl>(Flag->getParent());
-  if (!RD || Flag->getAccess() == AS_public || Flag->isMutable())
-    return false;
-  // A method defined elsewhere is not taken to write it: a write devplace
-  // cannot see proves nothing, and taking one for granted would report
-  // more where less is known.
-  for (const CXXMethodDecl *M : RD->methods()) {
-    const FunctionDecl *Def = nullptr;
-    if (isa<CXXConstructorDecl>(M) || M->isStatic() || M->isConst() ||
-        !M->hasBody(Def))
-      continue;
-    MutationScanner Writes;
-    Writes.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
-    if (Writes.Mutated.contains(Flag))
-      return false;
-  }
-  // Friends could write it too.
-  if (RD->hasFriends())
-    return false;
-  return It->second = true;
-}
 
 AnalysisStats &analysisStats() {
   static AnalysisStats Stats;
@@ -128,9 +28,9 @@ const FunctionFacts &DeviceModel::analyze(const FunctionDecl *FD) {
   if (Slot)
     return *Slot;
   auto Result = std::make_unique<FunctionFacts>();
-  InProgress[FD] = true;
+  Unit->setInProgress(FD, true);
   FunctionAnalysis(*this, FD, *Result).run();
-  InProgress[FD] = false;
+  Unit->setInProgress(FD, false);
   AnalysisStats &Stats = analysisStats();
   ++Stats.Functions;
   Stats.Blocks += Result->Blocks;
@@ -151,23 +51,15 @@ const FunctionFacts &DeviceModel::analyze(const FunctionDecl *FD) {
 
 void DeviceModel::trace(const FunctionDecl *FD, TraceFn Fn) {
   FunctionFacts Scratch;
-  InProgress[FD] = true;
+  Unit->setInProgress(FD, true);
   FunctionAnalysis(*this, FD, Scratch, Fn).run();
-  InProgress[FD] = false;
+  Unit->setInProgress(FD, false);
 }
 
 void DeviceModel::analyzeAll(
     const std::vector<const FunctionDecl *> &Functions) {
   // Every part of each member's fact: a round that adds only unknown
   // valuations or parameter bits has not settled either.
-  auto Snapshot = [&] {
-    std::vector<std::pair<const FieldDecl *, Fact>> S(FieldFacts.begin(),
-                                                      FieldFacts.end());
-    llvm::sort(S, [](const auto &A, const auto &B) {
-      return std::less<const FieldDecl *>()(A.first, B.first);
-    });
-    return S;
-  };
   auto Same = [](const auto &Before, const auto &After) {
     return Before.size() == After.size() &&
            llvm::all_of(llvm::zip(Before, After), [](const auto &Pair) {
@@ -181,15 +73,13 @@ void DeviceModel::analyzeAll(
   // b = x.cuda() in another): analyse again until the member summaries stop
   // changing. Summaries only grow, so this ends; the bound keeps it short.
   for (unsigned Round = 0; Round < MaxMemberRounds; ++Round) {
-    bool DeviceMembers = llvm::any_of(
-        FieldFacts, [](const auto &Entry) { return Entry.second.Dev != 0; });
-    if (!DeviceMembers)
+    if (!Unit->deviceMembers())
       return;
-    auto Before = Snapshot();
+    auto Before = Unit->memberSummaries();
     Results.clear();
     for (const FunctionDecl *FD : Functions)
       analyze(FD);
-    if (Same(Before, Snapshot()))
+    if (Same(Before, Unit->memberSummaries()))
       return;
   }
   MembersSettled = false;

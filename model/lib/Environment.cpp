@@ -18,9 +18,9 @@ const Step *Environment::makeStep(Step::Kind K, SourceLocation Loc,
   if (Prev && Prev->K == Step::DeviceConstant && Prev->Subject.empty() &&
       Prev->When.empty() && Scope.sameLine(Prev->Loc, Loc))
     Prev = Prev->Prev;
-  auto *S = new (Model.arena().Allocate<Step>())
-      Step{K,          Loc,  Model.save(Subject),       Model.save(Detail),
-           whenText(), Prev, Prev ? Prev->Depth + 1 : 0};
+  auto *S = new (Model.unit().arena().Allocate<Step>()) Step{
+      K,          Loc,  Model.unit().save(Subject), Model.unit().save(Detail),
+      whenText(), Prev, Prev ? Prev->Depth + 1 : 0};
   S->DeviceType = DeviceType; // callers pass text that outlives the model
   return S;
 }
@@ -28,7 +28,7 @@ const Step *Environment::makeStep(Step::Kind K, SourceLocation Loc,
 llvm::StringRef Environment::whenText() {
   if (!Cur || Cur->Reach == AllValuations || !Cur->Reach)
     return "";
-  return Model.save(A.Conditions.atoms().describe(Cur->Reach));
+  return Model.unit().save(A.Conditions.atoms().describe(Cur->Reach));
 }
 
 //--- lookups -----------------------------------------------------------------
@@ -50,7 +50,7 @@ Fact Environment::lookup(const ValueDecl *Key, const Expr *Use) {
 }
 
 std::optional<Fact> Environment::memberSummary(const FieldDecl *FD) {
-  std::optional<Fact> F = Model.memberSummary(FD);
+  std::optional<Fact> F = Model.unit().memberSummary(FD);
   if (!F)
     return F;
   F = widen(*F);
@@ -124,15 +124,15 @@ Fact Environment::named(Fact F, llvm::StringRef Name, QualType T,
   if (!Weak && F.Why->Subject.empty() && describesDirectly(F.Why, Value)) {
     // Name the step that happened on this line after the variable.
     Step Renamed = *F.Why;
-    Renamed.Subject = Model.save(Name);
+    Renamed.Subject = Model.unit().save(Name);
     DeviceCarrier C = classifyType(T);
     Renamed.SubjectIsDevice = C == DeviceCarrier::Device ||
                               C == DeviceCarrier::DeviceType ||
                               C == DeviceCarrier::Options;
-    F.Why = new (Model.arena().Allocate<Step>()) Step(Renamed);
+    F.Why = new (Model.unit().arena().Allocate<Step>()) Step(Renamed);
   } else if (!(F.Why->Subject == Name && Scope.sameLine(F.Why->Loc, Loc))) {
     F.Why = makeStep(Weak ? Step::Inserted : Step::Assigned, Loc,
-                     Model.save(Name), "", F.Why);
+                     Model.unit().save(Name), "", F.Why);
   }
   return F;
 }
@@ -163,7 +163,7 @@ void Environment::assignMember(MemberSlot Slot, Fact F, SourceLocation Loc,
   Cur->Members[Slot] = F;
   forgetReferencesInto(VD);
   // Code that gets the object by reference reads the member's summary.
-  Model.recordMember(Field, F);
+  Model.unit().recordMember(Field, F);
 }
 
 void Environment::setMembers(
@@ -183,7 +183,7 @@ void Environment::setMembers(
 
 void Environment::recordOwnMember(const ValueDecl *Key, const Fact &F) {
   if (const auto *Field = dyn_cast<FieldDecl>(Key); Field && !DeferMemberWrites)
-    Model.recordMember(Field, F);
+    Model.unit().recordMember(Field, F);
 }
 
 //--- containers and tuples ---------------------------------------------------

@@ -259,10 +259,10 @@ Fact Evaluator::evalConstruct(const CXXConstructExpr *CE) {
                            ApiRole::HostDeviceString))
           return Fact::host();
         // "cuda:0" names device type CUDA, as c10 spells it.
-        return Fact::device(
-            makeStep(Step::DeviceConstant, CE->getExprLoc(), "",
-                     "\"" + Lit->getString().str() + "\"", nullptr,
-                     Model.save(Lit->getString().split(':').first.upper())));
+        return Fact::device(makeStep(
+            Step::DeviceConstant, CE->getExprLoc(), "",
+            "\"" + Lit->getString().str() + "\"", nullptr,
+            Model.unit().save(Lit->getString().split(':').first.upper())));
       }
       return Fact::unknown();
     }

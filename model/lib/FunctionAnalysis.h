@@ -50,7 +50,10 @@
 //   Places.cpp            where values live, read from the body first
 //   Atoms.cpp             the atoms of one function
 //   MutationScanner.cpp   the variables a body writes
-//   DeviceModel.cpp       the public entry points, across the unit
+//   DeviceModel.cpp       the public entry points: analyze, analyzeAll, trace
+//   TranslationUnitState.cpp what the model keeps across the translation
+//                         unit: memos, members' summaries, captures,
+//                         registrations, the steps' arena
 //   ApiTable.cpp Lattice.cpp Modules.cpp Provenance.cpp Questions.cpp
 //   Types.cpp             the table, the lattice, module registrations,
 //                         notes, the rules' questions, type classes
@@ -115,10 +118,10 @@ public:
 //--- the shortcuts of AnalysisUnit -------------------------------------------
 
 inline DeviceCarrier AnalysisUnit::classifyType(QualType T) const {
-  return Model.classify(T);
+  return Model.unit().classify(T);
 }
 inline llvm::StringRef AnalysisUnit::qualifiedName(const NamedDecl *D) const {
-  return Model.qualifiedName(D);
+  return Model.unit().qualifiedName(D);
 }
 inline std::string AnalysisUnit::text(const Expr *E) const {
   return exprText(E, Model.context());

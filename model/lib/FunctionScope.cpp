@@ -9,16 +9,16 @@ namespace clang::devplace {
 
 llvm::StringRef FunctionScope::calleeName(const Expr *Call) const {
   if (const auto *CE = dyn_cast_or_null<CallExpr>(Call))
-    return Model.qualifiedName(CE->getDirectCallee());
+    return Model.unit().qualifiedName(CE->getDirectCallee());
   if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Call))
-    return Model.qualifiedName(CE->getConstructor()->getParent());
+    return Model.unit().qualifiedName(CE->getConstructor()->getParent());
   return "";
 }
 
 bool FunctionScope::isTupleLike(QualType T) const {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD &&
-         Api.is(ApiMatch::Class, Model.qualifiedName(RD), ApiRole::TupleClass);
+  return RD && Api.is(ApiMatch::Class, Model.unit().qualifiedName(RD),
+                      ApiRole::TupleClass);
 }
 
 const LambdaExpr *FunctionScope::lambdaOf(const Expr *Fn) const {
@@ -117,7 +117,7 @@ bool FunctionScope::isOutParam(const ParmVarDecl *P) const {
   QualType T = P->getType();
   return T->isLValueReferenceType() &&
          !T.getNonReferenceType().isConstQualified() &&
-         Model.classify(T) != DeviceCarrier::None;
+         Model.unit().classify(T) != DeviceCarrier::None;
 }
 
 bool FunctionScope::throughPointer(const Expr *LHS) {
@@ -135,7 +135,7 @@ const FunctionDecl *FunctionScope::summarisable(const CallExpr *CE,
                                                 unsigned &ArgShift) const {
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
-      Model.inProgress(Def))
+      Model.unit().inProgress(Def))
     return nullptr;
   if (Where == CalleeScope::NonSystem
           ? SM.isInSystemHeader(Def->getLocation())

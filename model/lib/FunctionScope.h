@@ -11,6 +11,7 @@
 
 #include "MutationScanner.h"
 #include "Places.h"
+#include "TranslationUnitState.h"
 #include "devplace/model/DeviceModel.h"
 #include "llvm/ADT/DenseMap.h"
 #include <optional>

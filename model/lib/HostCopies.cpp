@@ -157,7 +157,7 @@ Mask HostCopies::waitsUnder(const Expr *E, const HelperCall &Helper) {
     if (CE)
       for (const Expr *Arg : CE->arguments())
         if (const LambdaExpr *L = Scope.lambdaOf(Arg);
-            L && !Model.inProgress(L->getCallOperator()) &&
+            L && !Model.unit().inProgress(L->getCallOperator()) &&
             Model.analyze(L->getCallOperator()).MayWait)
           return AllValuations;
     return 0;
@@ -174,7 +174,8 @@ Mask HostCopies::waitsUnder(const Expr *E, const HelperCall &Helper) {
     return Helper.Sum->MayWait ? AllValuations : 0;
   const FunctionDecl *Def = nullptr;
   if (Construct && Callee->hasBody(Def) && Def && !Def->isDependentContext() &&
-      !Model.inProgress(Def) && !Scope.SM.isInSystemHeader(Def->getLocation()))
+      !Model.unit().inProgress(Def) &&
+      !Scope.SM.isInSystemHeader(Def->getLocation()))
     return Model.analyze(Def).MayWait ? AllValuations : 0;
   return AllValuations;
 }

@@ -77,7 +77,8 @@ LocalObjects::constructedMembers(const CXXConstructExpr *CE) {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
   const FunctionDecl *Def = nullptr;
   if (!Ctor || !Ctor->hasBody(Def) || !Def || Def->isDependentContext() ||
-      Model.inProgress(Def) || Scope.SM.isInSystemHeader(Def->getLocation()))
+      Model.unit().inProgress(Def) ||
+      Scope.SM.isInSystemHeader(Def->getLocation()))
     return std::nullopt;
   // The summary has members only for a constructor that keeps its object to
   // itself (constructedClass, decided once, in its own analysis).
@@ -138,7 +139,7 @@ Fact LocalObjects::memberAtEntry(const FieldDecl *Field, unsigned Bit,
   // parameters: for this object they come with its bit (the receiver's own
   // slot at each call), and they would make every member unknown.
   Fact F;
-  if (std::optional<Fact> S = Model.memberSummary(Field)) {
+  if (std::optional<Fact> S = Model.unit().memberSummary(Field)) {
     F = *S;
     F.Params = 0;
     F.ParamsWhen = AllValuations;
@@ -146,14 +147,14 @@ Fact LocalObjects::memberAtEntry(const FieldDecl *Field, unsigned Bit,
   }
   F.Params |= 1u << Bit;
   if (!F.Dev && WithOrigin)
-    F.Why =
-        new (Model.arena().Allocate<Step>()) Step{Step::UnknownOrigin,
-                                                  Field->getLocation(),
-                                                  Model.save(Field->getName()),
-                                                  "",
-                                                  "",
-                                                  nullptr,
-                                                  0};
+    F.Why = new (Model.unit().arena().Allocate<Step>())
+        Step{Step::UnknownOrigin,
+             Field->getLocation(),
+             Model.unit().save(Field->getName()),
+             "",
+             "",
+             nullptr,
+             0};
   return F;
 }
 

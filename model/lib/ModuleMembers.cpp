@@ -50,9 +50,10 @@ bool ModuleMembers::staysBehind(const FieldDecl *Field) {
   // its methods never give a value comes from elsewhere.
   const auto *RD = dyn_cast<CXXRecordDecl>(Field->getParent());
   if (!RD || !isNNModuleClass(RD) ||
-      Scope.SM.isInSystemHeader(RD->getLocation()) || Model.isBaseClass(RD))
+      Scope.SM.isInSystemHeader(RD->getLocation()) ||
+      Model.unit().isBaseClass(RD))
     return false;
-  const ModuleRegistrations &R = Model.registrations(RD);
+  const ModuleRegistrations &R = Model.unit().registrations(RD);
   auto It = R.Members.find(Field);
   return R.AllMethodsSeen && It != R.Members.end() && !It->second.Registered;
 }
@@ -67,11 +68,11 @@ bool ModuleMembers::movesWithModule(const FieldDecl *Field) {
       Api.inNamespace(qualifiedName(RD), ApiRole::LibraryNamespace) ||
       classifyType(Field->getType()) != DeviceCarrier::Tensor)
     return true;
-  const ModuleRegistrations &R = Model.registrations(RD);
+  const ModuleRegistrations &R = Model.unit().registrations(RD);
   if (auto It = R.Members.find(Field);
       It != R.Members.end() && It->second.Registered)
     return true;
-  return !Model.isBaseClass(RD) && R.AllMethodsSeen;
+  return !Model.unit().isBaseClass(RD) && R.AllMethodsSeen;
 }
 
 const ValueDecl *ModuleMembers::moduleRootOf(const Expr *Member) {

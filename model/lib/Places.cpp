@@ -1,6 +1,7 @@
 //===--- Places.cpp - where values live, and their other names ------------===//
 
 #include "Places.h"
+#include "TranslationUnitState.h"
 #include "devplace/model/Types.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -11,7 +12,7 @@ namespace clang::devplace {
 bool Places::hasMemberPlace(const FieldDecl *Field) const {
   // A module member moves with its own calls; a pointer is tracked only
   // where it is taken.
-  DeviceCarrier C = Model.classify(Field->getType());
+  DeviceCarrier C = Model.unit().classify(Field->getType());
   return C != DeviceCarrier::None && C != DeviceCarrier::Pointer &&
          C != DeviceCarrier::Module;
 }
@@ -24,7 +25,7 @@ bool Places::splitsIntoMembers(QualType T) const {
   // fields; library classes have invariants of their own.
   if (!RD || RD->isLambda() || RD->isUnion() || RD->getNumBases() ||
       Model.context().getSourceManager().isInSystemHeader(RD->getLocation()) ||
-      Model.classify(T) != DeviceCarrier::None ||
+      Model.unit().classify(T) != DeviceCarrier::None ||
       llvm::any_of(RD->fields(), [](const FieldDecl *F) {
         return F->isBitField() && !F->getDeclName();
       }))
@@ -116,8 +117,9 @@ void Places::scan(const FunctionDecl *FD) {
     bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
       P->RangeInits[RF->getLoopVariable()] = RF->getRangeInit();
       if (const auto *RD = RF->getRangeInit()->getType()->getAsCXXRecordDecl();
-          RD && P->Model.api().is(ApiMatch::Class, P->Model.qualifiedName(RD),
-                                  ApiRole::MapClass))
+          RD &&
+          P->Model.api().is(ApiMatch::Class, P->Model.unit().qualifiedName(RD),
+                            ApiRole::MapClass))
         P->MapEntries.insert(RF->getLoopVariable());
       if (const auto *DS = dyn_cast_or_null<DeclStmt>(RF->getRangeStmt());
           DS && DS->isSingleDecl())
@@ -185,7 +187,7 @@ void Places::scan(const FunctionDecl *FD) {
         if (const auto *DRE =
                 dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
           if (isa<VarDecl, BindingDecl>(DRE->getDecl()) &&
-              P->Model.classify(DRE->getType()) != DeviceCarrier::None)
+              P->Model.unit().classify(DRE->getType()) != DeviceCarrier::None)
             P->AddressTaken.insert(DRE->getDecl());
       }
       return true;
@@ -207,9 +209,10 @@ void Places::scan(const FunctionDecl *FD) {
     bool VisitCallExpr(CallExpr *CE) {
       const FunctionDecl *Callee = CE->getDirectCallee();
       // std::move changes nothing; what takes its result decides.
-      if (P->Model.api().is(ApiMatch::Function,
-                            P->Model.qualifiedName(CE->getDirectCallee()),
-                            ApiRole::PassesThrough))
+      if (P->Model.api().is(
+              ApiMatch::Function,
+              P->Model.unit().qualifiedName(CE->getDirectCallee()),
+              ApiRole::PassesThrough))
         return true;
       unsigned Shift = 0;
       if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);

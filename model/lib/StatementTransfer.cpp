@@ -148,7 +148,7 @@ void StatementTransfer::transfer(const Stmt *S) {
       Fact F = eval(RHS);
       if (F.Dev && F.Why)
         F.Why = makeStep(Step::Assigned, E->getExprLoc(), text(LHS), "", F.Why);
-      Model.recordMember(cast<FieldDecl>(ME->getMemberDecl()), F);
+      Model.unit().recordMember(cast<FieldDecl>(ME->getMemberDecl()), F);
       return;
     }
     if (Scope.throughPointer(LHS) &&

@@ -51,7 +51,7 @@ void SummaryBuilder::finish(const State &Exit) {
   if (A.Env.membersDeferred() && Exit.Reach)
     for (const auto &[Key, F] : Exit.Vals)
       if (const auto *Field = dyn_cast<FieldDecl>(Key))
-        Model.recordMember(Field, Out.Complete ? F : Fact::unknown());
+        Model.unit().recordMember(Field, Out.Complete ? F : Fact::unknown());
   // Which parameters reach host code: the first access of each, and the
   // valuations under which any does.
   for (const HostAccess &Access : Out.Accesses)

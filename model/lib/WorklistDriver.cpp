@@ -64,13 +64,14 @@ void WorklistDriver::setUpEntry(State &Entry) {
     Fact F;
     F.Params = I < 32 ? 1u << I : 0;
     F.Unknown = I >= 32 ? AllValuations : 0;
-    F.Why = new (Model.arena().Allocate<Step>()) Step{Step::UnknownOrigin,
-                                                      P->getLocation(),
-                                                      Model.save(P->getName()),
-                                                      "",
-                                                      "",
-                                                      nullptr,
-                                                      0};
+    F.Why = new (Model.unit().arena().Allocate<Step>())
+        Step{Step::UnknownOrigin,
+             P->getLocation(),
+             Model.unit().save(P->getName()),
+             "",
+             "",
+             nullptr,
+             0};
     Entry.Vals[P] = F;
     // Its value at the exit is part of the summary: keep it to the end.
     if (Scope.isOutParam(P))
@@ -82,7 +83,7 @@ void WorklistDriver::setUpEntry(State &Entry) {
     Entry.Vals[Field] = A.Objects.memberAtEntry(Field, Bit);
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Scope.FD);
       MD && MD->getParent()->isLambda())
-    Model.forEachCapture(
+    Model.unit().forEachCapture(
         MD->getParent(),
         [&](const VarDecl *VD, const Fact &F) { Entry.Vals[VD] = F; });
 }

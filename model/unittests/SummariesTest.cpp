@@ -1,5 +1,6 @@
 //===--- SummariesTest.cpp - facts across calls, members and lambdas ------===//
 
+#include "../lib/TranslationUnitState.h"
 #include "TestAST.h"
 
 namespace clang::devplace::test {
@@ -233,7 +234,7 @@ struct Chain : Base {
     if (Field->getName() == "a")
       A = Field;
   ASSERT_NE(A, nullptr);
-  std::optional<Fact> Summary = AST.model().memberSummary(A);
+  std::optional<Fact> Summary = AST.model().unit().memberSummary(A);
   ASSERT_TRUE(Summary.has_value());
   EXPECT_EQ(Summary->Host, AllValuations);
   EXPECT_EQ(Summary->Unknown, AllValuations);

@@ -1,0 +1,128 @@
+//===--- TranslationUnitState.cpp - what the model keeps per unit ---------===//
+
+#include "TranslationUnitState.h"
+#include "MutationScanner.h"
+#include "devplace/model/Modules.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace clang::devplace {
+
+DeviceCarrier TranslationUnitState::classify(QualType T) {
+  if (T.isNull())
+    return DeviceCarrier::None;
+  const Type *Key = T.getNonReferenceType().getCanonicalType().getTypePtr();
+  auto It = Carriers.find(Key);
+  if (It != Carriers.end())
+    return It->second;
+  DeviceCarrier C = classifyType(T);
+  Carriers[Key] = C;
+  return C;
+}
+
+llvm::StringRef TranslationUnitState::qualifiedName(const NamedDecl *D) {
+  if (!D)
+    return "";
+  auto [It, New] = Names.try_emplace(D);
+  if (New)
+    It->second = save(clang::devplace::qualifiedName(D));
+  return It->second;
+}
+
+const ModuleRegistrations &
+TranslationUnitState::registrations(const CXXRecordDecl *RD) {
+  auto &Slot = Registrations[RD];
+  if (!Slot)
+    Slot = std::make_unique<ModuleRegistrations>(scanRegistrations(RD, Api));
+  return *Slot;
+}
+
+bool TranslationUnitState::isBaseClass(const CXXRecordDecl *RD) {
+  if (!BaseClasses) {
+    // Once per translation unit, declarations only (no bodies), skipping
+    // what system headers declare.
+    BaseClasses.emplace();
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::SmallVector<const DeclContext *, 16> Work{
+        Ctx.getTranslationUnitDecl()};
+    while (!Work.empty()) {
+      const DeclContext *DC = Work.pop_back_val();
+      for (const Decl *D : DC->decls()) {
+        if (SM.isInSystemHeader(D->getLocation()))
+          continue;
+        if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
+          D = CT->getTemplatedDecl();
+        if (const auto *C = dyn_cast<CXXRecordDecl>(D);
+            C && C->isThisDeclarationADefinition())
+          for (const CXXBaseSpecifier &B : C->bases())
+            if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+              BaseClasses->insert(Base->getCanonicalDecl());
+        if (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(D))
+          Work.push_back(cast<DeclContext>(D));
+      }
+    }
+  }
+  return BaseClasses->contains(RD->getCanonicalDecl());
+}
+
+std::optional<Fact>
+TranslationUnitState::memberSummary(const FieldDecl *FD) const {
+  auto It = FieldFacts.find(FD);
+  if (It == FieldFacts.end())
+    return std::nullopt;
+  return It->second;
+}
+
+void TranslationUnitState::recordMember(const FieldDecl *FD, const Fact &F) {
+  Fact &Slot = FieldFacts[FD];
+  Slot = join(Slot, F);
+}
+
+void TranslationUnitState::recordCapture(const CXXRecordDecl *Lambda,
+                                         const VarDecl *VD, const Fact &F) {
+  Fact &Slot = CaptureFacts[{Lambda, VD}];
+  Slot = join(Slot, F);
+}
+
+bool TranslationUnitState::setOnlyByConstructors(const FieldDecl *Flag) {
+  auto [It, New] = ConstructorFlags.try_emplace(Flag, false);
+  if (!New)
+    return It->second;
+  const auto *RD = dyn_cast<CXXRecordDecl>(Flag->getParent());
+  if (!RD || Flag->getAccess() == AS_public || Flag->isMutable())
+    return false;
+  // A method defined elsewhere is not taken to write it: a write devplace
+  // cannot see proves nothing, and taking one for granted would report
+  // more where less is known.
+  for (const CXXMethodDecl *M : RD->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (isa<CXXConstructorDecl>(M) || M->isStatic() || M->isConst() ||
+        !M->hasBody(Def))
+      continue;
+    MutationScanner Writes;
+    Writes.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+    if (Writes.Mutated.contains(Flag))
+      return false;
+  }
+  // Friends could write it too.
+  if (RD->hasFriends())
+    return false;
+  return It->second = true;
+}
+
+std::vector<std::pair<const FieldDecl *, Fact>>
+TranslationUnitState::memberSummaries() const {
+  std::vector<std::pair<const FieldDecl *, Fact>> S(FieldFacts.begin(),
+                                                    FieldFacts.end());
+  llvm::sort(S, [](const auto &A, const auto &B) {
+    return std::less<const FieldDecl *>()(A.first, B.first);
+  });
+  return S;
+}
+
+bool TranslationUnitState::deviceMembers() const {
+  return llvm::any_of(FieldFacts,
+                      [](const auto &Entry) { return Entry.second.Dev != 0; });
+}
+
+} // namespace clang::devplace
