@@ -147,14 +147,7 @@ Fact LocalObjects::memberAtEntry(const FieldDecl *Field, unsigned Bit,
   }
   F.Params |= 1u << Bit;
   if (!F.Dev && WithOrigin)
-    F.Why = new (Model.unit().arena().Allocate<Step>())
-        Step{Step::UnknownOrigin,
-             Field->getLocation(),
-             Model.unit().save(Field->getName()),
-             "",
-             "",
-             nullptr,
-             0};
+    F.Why = Model.unit().originStep(Field->getLocation(), Field->getName());
   return F;
 }
 

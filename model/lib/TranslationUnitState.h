@@ -42,6 +42,13 @@ public:
   llvm::StringRef save(llvm::StringRef S) {
     return Strings.insert(S).first->getKey();
   }
+  /// The first step of a value that comes from outside the function (a
+  /// parameter, a member at a method's entry), named \p Name: no condition,
+  /// nothing before it.
+  const Step *originStep(SourceLocation Loc, llvm::StringRef Name) {
+    return new (Arena.Allocate<Step>())
+        Step{Step::UnknownOrigin, Loc, save(Name), "", "", nullptr, 0};
+  }
 
   /// The join of every value written to \p FD anywhere in the translation
   /// unit (so far), if any.

@@ -64,14 +64,7 @@ void WorklistDriver::setUpEntry(State &Entry) {
     Fact F;
     F.Params = I < 32 ? 1u << I : 0;
     F.Unknown = I >= 32 ? AllValuations : 0;
-    F.Why = new (Model.unit().arena().Allocate<Step>())
-        Step{Step::UnknownOrigin,
-             P->getLocation(),
-             Model.unit().save(P->getName()),
-             "",
-             "",
-             nullptr,
-             0};
+    F.Why = Model.unit().originStep(P->getLocation(), P->getName());
     Entry.Vals[P] = F;
     // Its value at the exit is part of the summary: keep it to the end.
     if (Scope.isOutParam(P))
