@@ -114,11 +114,14 @@ MainFileCheck::MainFileCheck(StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
       HostSinkFunctions(Options.getLocalOrGlobal("HostSinkFunctions", "")),
       SourceFunctions(Options.getLocalOrGlobal("SourceFunctions", "")),
-      SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")),
-      Api(ApiTable::builtin()) {
-  Api.addFunctions(HostSinkFunctions, ApiRole::HostMemoryCall);
-  Api.addFunctions(SourceFunctions, ApiRole::DeviceSource);
-  Api.addFunctions(SanitizerFunctions, ApiRole::HostSanitizer);
+      SanitizerFunctions(Options.getLocalOrGlobal("SanitizerFunctions", "")) {
+  if (HostSinkFunctions.empty() && SourceFunctions.empty() &&
+      SanitizerFunctions.empty())
+    return;
+  Configured = ApiTable::builtin();
+  Configured->addFunctions(HostSinkFunctions, ApiRole::HostMemoryCall);
+  Configured->addFunctions(SourceFunctions, ApiRole::DeviceSource);
+  Configured->addFunctions(SanitizerFunctions, ApiRole::HostSanitizer);
 }
 
 void MainFileCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

@@ -11,6 +11,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "utils/ModelNames.h"
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -34,7 +35,9 @@ public:
 protected:
   /// The table with the rows of the HostSinkFunctions, SourceFunctions and
   /// SanitizerFunctions options.
-  const ApiTable &api() const { return Api; }
+  const ApiTable &api() const {
+    return Configured ? *Configured : ApiTable::builtin();
+  }
   /// The options that add rows, as one string: checks with the same table
   /// can share one model.
   std::string tableOptions() const;
@@ -43,7 +46,9 @@ private:
   const std::string HostSinkFunctions;
   const std::string SourceFunctions;
   const std::string SanitizerFunctions;
-  ApiTable Api;
+  /// The builtin table with the options' rows; none when the options add
+  /// none (every check then shares the builtin table).
+  std::optional<ApiTable> Configured;
 };
 
 /// Every non-dependent function, method, constructor, lambda body and
