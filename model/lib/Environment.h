@@ -24,7 +24,6 @@ public:
   /// The state the next statements read and change (the driver's).
   void enter(State *S) { Cur = S; }
   const State &state() const { return *Cur; }
-  Mask reach() const { return Cur->Reach; }
 
   //--- steps ---------------------------------------------------------------
   /// A new step; it names \p DeviceType, or else the one \p Prev names.

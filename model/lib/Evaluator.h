@@ -22,11 +22,11 @@ public:
   Fact eval(const Expr *E);
   /// A new block's state: nothing evaluated yet.
   void startBlock() { Cache.clear(); }
+
+private:
   /// A device constant: the host, or an accelerator of \p DeviceType.
   Fact evalDeviceConstant(const Expr *E, bool OnDevice,
                           llvm::StringRef DeviceType);
-
-private:
   Fact evalUncached(const Expr *E);
   Fact evalMember(const MemberExpr *ME);
   Fact evalConditional(const AbstractConditionalOperator *CO);
