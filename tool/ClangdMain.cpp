@@ -7,6 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BundledHeaders.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
 namespace clang::tidy {
 // Pulls the devplace module's registration into the link.
 extern volatile int DevplaceModuleAnchorSource;
@@ -18,4 +23,21 @@ namespace clang::clangd {
 int clangdMain(int argc, char *argv[]);
 } // namespace clang::clangd
 
-int main(int argc, char *argv[]) { return clang::clangd::clangdMain(argc, argv); }
+int main(int argc, char *argv[]) {
+  // The wheel's clangd parses with the Clang headers installed beside it,
+  // unless told otherwise.
+  std::string ResourceDir =
+      devplace_tool::bundledResourceDir(
+      argv[0], (void *)&devplace_tool::bundledResourceDir);
+  for (int I = 1; I < argc; ++I)
+    if (llvm::StringRef(argv[I]).starts_with("--resource-dir") ||
+        llvm::StringRef(argv[I]).starts_with("-resource-dir"))
+      ResourceDir.clear();
+  if (ResourceDir.empty())
+    return clang::clangd::clangdMain(argc, argv);
+  std::string Flag = "--resource-dir=" + ResourceDir;
+  std::vector<char *> Args(argv, argv + argc);
+  Args.push_back(Flag.data());
+  Args.push_back(nullptr);
+  return clang::clangd::clangdMain(argc + 1, Args.data());
+}

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baseline.h"
+#include "BundledHeaders.h"
 #include "CommandLine.h"
 #include "FileSelection.h"
 #include "Merge.h"
@@ -319,6 +320,7 @@ int main(int argc, const char **argv) {
   Settings.MainFileTraversal = !TraverseHeaders;
   Settings.Preamble = Preamble;
   Settings.ToolIdentity = toolIdentity(argv[0]);
+  Settings.ResourceDir = bundledResourceDir(argv[0], (void *)&toolIdentity);
   analyseFiles(
       *Files, *Compilations,
       [] {

@@ -184,17 +184,26 @@ static std::string cacheKey(ResultCache &Cache, const std::string &File,
 }
 
 /// clang-tidy's own adjustments of a file's arguments: the configuration's
-/// ExtraArgsBefore and ExtraArgs, plugins stripped.
-static ArgumentsAdjuster tidyAdjuster(ClangTidyContext &Context) {
+/// ExtraArgsBefore and ExtraArgs, plugins stripped; and the bundled
+/// resource directory, first, where this binary has one.
+static ArgumentsAdjuster tidyAdjuster(ClangTidyContext &Context,
+                                      const RunSettings &Settings) {
   return combineAdjusters(
-      [&Context](const CommandLineArguments &Args, StringRef Filename) {
+      [&Context, &Settings](const CommandLineArguments &Args,
+                            StringRef Filename) {
         ClangTidyOptions Opts = Context.getOptionsForFile(Filename);
         CommandLineArguments Adjusted = Args;
-        if (Opts.ExtraArgsBefore) {
+        std::vector<std::string> Before;
+        if (!Settings.ResourceDir.empty())
+          Before.push_back("-resource-dir=" + Settings.ResourceDir);
+        if (Opts.ExtraArgsBefore)
+          Before.insert(Before.end(), Opts.ExtraArgsBefore->begin(),
+                        Opts.ExtraArgsBefore->end());
+        if (!Before.empty()) {
           auto I = Adjusted.begin();
           if (I != Adjusted.end() && !StringRef(*I).starts_with("-"))
             ++I; // after the compiler's name
-          Adjusted.insert(I, Opts.ExtraArgsBefore->begin(), Opts.ExtraArgsBefore->end());
+          Adjusted.insert(I, Before.begin(), Before.end());
         }
         if (Opts.ExtraArgs)
           Adjusted.insert(Adjusted.end(), Opts.ExtraArgs->begin(), Opts.ExtraArgs->end());
@@ -239,7 +248,7 @@ static FileResult analyseFile(const std::string &File,
   ClangTool Tool(Compilations, {File},
                  std::make_shared<PCHContainerOperations>(), FS);
   Tool.setPrintErrorMessage(false);
-  Tool.appendArgumentsAdjuster(tidyAdjuster(Context));
+  Tool.appendArgumentsAdjuster(tidyAdjuster(Context, Settings));
   if (Preamble)
     Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
         PreambleStore::useArguments(*Preamble), ArgumentInsertPosition::END));
@@ -408,7 +417,7 @@ void analyseFiles(const std::vector<std::string> &Files,
   }
   if (Preambles) {
     ClangTidyContext Context(MakeOptions());
-    ArgumentsAdjuster Adjust = tidyAdjuster(Context);
+    ArgumentsAdjuster Adjust = tidyAdjuster(Context, Settings);
     for (Pending &P : Work)
       if (std::optional<CompileCommand> C = singleCommand(P.File, Compilations))
         P.Plan = Preambles->plan(P.File, *C, Adjust);
@@ -419,7 +428,7 @@ void analyseFiles(const std::vector<std::string> &Files,
     const PreambleFile *Preamble = nullptr;
     if (P.Plan) {
       ClangTidyContext Context(MakeOptions());
-      Preamble = Preambles->get(*P.Plan, tidyAdjuster(Context));
+      Preamble = Preambles->get(*P.Plan, tidyAdjuster(Context, Settings));
     }
     FileResult R =
         analyseFile(P.File, Compilations, MakeOptions, Settings, Preamble);

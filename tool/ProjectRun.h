@@ -51,6 +51,9 @@ struct RunSettings {
   bool MainFileTraversal = true;
   PreambleUse Preamble = PreambleUse::Auto;
   std::string ToolIdentity; ///< names this build in preamble keys
+  /// Clang's headers installed beside the binary (the wheel's); "" for
+  /// LLVM's own. A command's own -resource-dir comes after it and wins.
+  std::string ResourceDir;
 };
 
 /// Analyses `Files` on `Settings.Jobs` threads; `Done` is called once per

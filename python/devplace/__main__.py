@@ -1,0 +1,5 @@
+"""``python -m devplace``: the devplace command."""
+
+from devplace import main
+
+main()
