@@ -23,13 +23,14 @@ done
 # The static archives: LLVM's and Clang's in llvm-19-dev and libclang-19-dev;
 # gRPC's, protobuf's and abseil's for devplace-clangd; zstd's, zlib's,
 # libxml2's and ncurses' come with llvm-19-dev.
+# Messages go to stderr: the wheel's path is all that stdout gets.
 scripts/install-packages.sh cmake ninja-build python3-venv clang-19 llvm-19-dev libclang-19-dev \
-  lld-19 libgrpc++-dev libprotobuf-dev libabsl-dev
+  lld-19 libgrpc++-dev libprotobuf-dev libabsl-dev >&2
 
 # Debian's own Python; pinned tools, so every machine tags alike.
 tools=build/wheel-tools
 if [[ ! -x "$tools/bin/auditwheel" ]]; then
-  echo "build-wheel: installing the wheel tools into $tools"
+  echo "build-wheel: installing the wheel tools into $tools" >&2
   rm -rf "$tools"
   /usr/bin/python3 -m venv "$tools"
   "$tools/bin/pip" install --quiet --disable-pip-version-check \
@@ -38,7 +39,7 @@ fi
 
 raw=build/wheel/raw
 rm -rf "$raw"
-"$tools/bin/pip" wheel --quiet --disable-pip-version-check --no-deps -w "$raw" .
+"$tools/bin/pip" wheel --quiet --disable-pip-version-check --no-deps -w "$raw" . >&2
 mkdir -p "$out"
 rm -f "$out"/devplace-*.whl
 # Nothing to bundle (only glibc is shared): repair names the most widely

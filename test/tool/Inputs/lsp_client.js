@@ -40,7 +40,7 @@ conn.onNotification('textDocument/publishDiagnostics', (p) => {
 });
 function diagnosticsFor(version) {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no diagnostics for version ' + version)), 180000);
+    const timer = setTimeout(() => reject(new Error('no diagnostics for version ' + version)), 60000);
     waiting = { version, resolve: (d) => { clearTimeout(timer); resolve(d); } };
   });
 }
