@@ -1,8 +1,8 @@
 //===--- BundledHeaders.cpp - Clang's own headers beside the binary -------===//
 
 #include "BundledHeaders.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 

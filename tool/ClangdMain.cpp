@@ -26,8 +26,7 @@ int clangdMain(int argc, char *argv[]);
 int main(int argc, char *argv[]) {
   // The wheel's clangd parses with the Clang headers installed beside it,
   // unless told otherwise.
-  std::string ResourceDir =
-      devplace_tool::bundledResourceDir(
+  std::string ResourceDir = devplace_tool::bundledResourceDir(
       argv[0], (void *)&devplace_tool::bundledResourceDir);
   for (int I = 1; I < argc; ++I)
     if (llvm::StringRef(argv[I]).starts_with("--resource-dir") ||
