@@ -29,6 +29,7 @@
 #ifndef DEVPLACE_TOOL_PREAMBLE_H
 #define DEVPLACE_TOOL_PREAMBLE_H
 
+#include "IncludeDirectories.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Process.h"
@@ -65,30 +66,6 @@ struct PreambleFile {
   std::map<std::string, std::string> Dependencies; // DependencyRecorder's
   std::vector<std::string> Lookups;
 };
-
-/// An include directory of a compile command, in the command's order: its
-/// option (-I, -isystem, -iquote, -idirafter) and its absolute path.
-struct IncludeDirectory {
-  std::string Option;
-  std::string Path;
-  bool operator==(const IncludeDirectory &O) const {
-    return Option == O.Option && Path == O.Path;
-  }
-};
-
-/// Whether a preamble built by a command that searches \p Built finds every
-/// header of \p Lookups where a command that searches \p Other would. So it
-/// does when no directory of one list and not the other holds any of them
-/// (the lookup then ends in a directory both search), and the directories
-/// both search are searched in the same order with the same option. When
-/// it does, \p MustStayAbsent gets the paths in \p Other's own directories
-/// that this rests on (a cache entry depends on them); when not, \p Why
-/// says which header would be found elsewhere.
-bool findsHeadersAlike(const std::vector<IncludeDirectory> &Built,
-                       const std::vector<IncludeDirectory> &Other,
-                       const std::vector<std::string> &Lookups,
-                       std::vector<std::string> &MustStayAbsent,
-                       std::string &Why);
 
 /// What one file can share: its leading #include lines, of which a prefix
 /// is taken (the files of a run that share the most lines decide which).
