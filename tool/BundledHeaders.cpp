@@ -8,12 +8,17 @@
 
 namespace devplace_tool {
 
-std::string bundledResourceDir(const char *Argv0, void *MainAddr) {
+std::string installPrefix(const char *Argv0, void *MainAddr) {
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, MainAddr);
-  if (Exe.empty())
-    return "";
-  llvm::SmallString<256> Dir(
+  return std::string(
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+}
+
+std::string bundledResourceDir(const char *Argv0, void *MainAddr) {
+  std::string Prefix = installPrefix(Argv0, MainAddr);
+  if (Prefix.empty())
+    return "";
+  llvm::SmallString<256> Dir(Prefix);
   llvm::sys::path::append(Dir, "lib", "clang",
                           std::to_string(LLVM_VERSION_MAJOR));
   llvm::SmallString<256> Probe(Dir);

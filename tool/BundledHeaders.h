@@ -14,6 +14,10 @@
 
 namespace devplace_tool {
 
+/// The installation prefix of this binary: the folder above its bin/.
+/// \p MainAddr is the address of a function in the binary.
+std::string installPrefix(const char *Argv0, void *MainAddr);
+
 /// The resource directory installed beside this binary, or "" where there
 /// is none (a source build: LLVM's own is used, as clang-tidy uses it).
 /// \p MainAddr is the address of a function in the binary.

@@ -29,8 +29,7 @@ int main(int argc, char *argv[]) {
   std::string ResourceDir = devplace_tool::bundledResourceDir(
       argv[0], (void *)&devplace_tool::bundledResourceDir);
   for (int I = 1; I < argc; ++I)
-    if (llvm::StringRef(argv[I]).starts_with("--resource-dir") ||
-        llvm::StringRef(argv[I]).starts_with("-resource-dir"))
+    if (llvm::StringRef(argv[I]).ltrim('-').starts_with("resource-dir"))
       ResourceDir.clear();
   if (ResourceDir.empty())
     return clang::clangd::clangdMain(argc, argv);

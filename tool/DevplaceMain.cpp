@@ -63,8 +63,7 @@ static int usageError(const Twine &Msg) {
 static std::string docBaseUri(const char *Argv0) {
   if (!DocUrl.empty())
     return StringRef(DocUrl).ends_with("/") ? DocUrl : DocUrl + "/";
-  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&docBaseUri);
-  SmallString<256> Installed(sys::path::parent_path(sys::path::parent_path(Exe)));
+  SmallString<256> Installed(installPrefix(Argv0, (void *)&docBaseUri));
   sys::path::append(Installed, "share", "doc", "devplace", "checks");
   std::string Dir = sys::fs::is_directory(Installed)
                         ? std::string(Installed)

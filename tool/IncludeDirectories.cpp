@@ -1,4 +1,4 @@
-//===--- IncludeDirectories.cpp - a command's include search ---------------===//
+//===--- IncludeDirectories.cpp - a command's include search --------------===//
 
 #include "IncludeDirectories.h"
 #include "ResultCache.h"
@@ -74,7 +74,7 @@ splitIncludeDirectories(std::vector<std::string> Args, StringRef WorkingDir,
 }
 
 bool namesRelativePath(const std::vector<std::string> &Args,
-                              StringRef WorkingDir) {
+                       StringRef WorkingDir) {
   auto There = [&](StringRef Value) {
     if (Value.empty() || sys::path::is_absolute(Value))
       return false;
