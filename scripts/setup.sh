@@ -71,10 +71,11 @@ if ((tests)); then
   # recipes, and Node.js for the SARIF validator and the Language Server
   # Protocol test.
   # OpenCV's headers for the integration test of a cv::Mat over tensor memory.
-  # pipx and Python's venv for the wheel's test (its recipes install it with
-  # pipx), util-linux's unshare for hiding LLVM from it.
+  # lld-19 for the wheel's static link, pipx and Python's venv for the
+  # wheel's test (its recipes install it with pipx), util-linux's unshare
+  # for hiding LLVM from it.
   packages+=(libopencv-dev libgtest-dev clang-format-19 clang-tidy-14 gnuplot-nox "libclang-rt-$llvm-dev" git pre-commit neovim
-             pipx python3-venv util-linux)
+             lld-19 pipx python3-venv util-linux)
   command -v npm >/dev/null || packages+=(nodejs npm)
 fi
 
