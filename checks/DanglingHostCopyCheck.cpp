@@ -42,10 +42,23 @@ bool isTemporary(const ApiTable &Api, const Expr *Obj) {
   if (!isa<MaterializeTemporaryExpr>(Obj) && !Obj->isPRValue())
     return false;
   const Expr *Base = stripValue(Obj);
-  while (const auto *MC = dyn_cast<CXXMemberCallExpr>(Base)) {
-    const Expr *Of = MC->getImplicitObjectArgument();
-    if (!Of || !isTensorType(Of->getType()) ||
-        !Api.tensorMethod(methodName(MC), ApiRole::SharesStorage))
+  while (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(Base)) {
+    const Expr *Of = nullptr;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Base)) {
+      Of = MC->getImplicitObjectArgument();
+      if (!Api.tensorMethod(methodName(MC), ApiRole::SharesStorage))
+        return true;
+    } else {
+      // `t[i]` with an integer index selects a view; a tensor index copies.
+      const auto *OC = cast<CXXOperatorCallExpr>(Base);
+      if (OC->getNumArgs() != 2 ||
+          !Api.is(ApiMatch::Operator, getOperatorSpelling(OC->getOperator()),
+                  ApiRole::SharesStorage) ||
+          !OC->getArg(1)->getType()->isIntegralOrEnumerationType())
+        return true;
+      Of = OC->getArg(0);
+    }
+    if (!Of || !isTensorType(Of->getType()))
       return true;
     Base = Of->IgnoreImpCasts();
     if (!isa<MaterializeTemporaryExpr>(Base) && !Base->isPRValue())

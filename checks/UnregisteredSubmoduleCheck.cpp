@@ -59,11 +59,22 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
     if (It == Registrations.Members.end() || It->second.Registered)
       continue;
     const MemberRegistration &U = It->second;
+    // The class's own to() moves it with the module.
+    if (U.MovedByOwnTo)
+      continue;
     // Tensors set outside a constructor, or replaced by a method with a
     // value not computed from them, are state (a cache, the last output),
-    // not parameters or buffers.
+    // not parameters or buffers. One whose every read is moved to another
+    // tensor's device first, or read as a host number, works wherever the
+    // module is.
     if (C == DeviceCarrier::Tensor &&
-        (!U.InitialisedInConstructor || U.ReplacedInMethod))
+        (!U.InitialisedInConstructor || U.ReplacedInMethod ||
+         (U.Reads > 0 && U.Reads == U.ReadsOnAnyDevice)))
+      continue;
+    // A module class of the code's own with nothing to move or to switch
+    // to eval(): nothing goes wrong when it is left out.
+    if (C == DeviceCarrier::Module &&
+        holdsNoState(moduleClassOf(F->getType()), api()))
       continue;
     // A class of a header is reported where the member gets its value in
     // this file, with a note at its declaration.

@@ -12,8 +12,7 @@ Fact CallResults::joinArgs(const CallExpr *CE, bool TensorsOnly) {
     DeviceCarrier C = classifyType(Arg->getType());
     if (C == DeviceCarrier::None || C == DeviceCarrier::Pointer)
       continue;
-    if (TensorsOnly && C != DeviceCarrier::Tensor &&
-        C != DeviceCarrier::IValue && C != DeviceCarrier::Container)
+    if (TensorsOnly && !carriesTensors(C))
       continue;
     R = join(R, eval(Arg));
   }
@@ -266,6 +265,12 @@ Fact CallResults::evalCall(const CallExpr *CE) {
   }
   if (Inputs.hasInfo())
     return Inputs;
+  // Tensor inputs whose device nothing says (a member of a result the model
+  // cannot split): the result is not known, never the host.
+  if (llvm::any_of(CE->arguments(), [&](const Expr *Arg) {
+        return carriesTensors(classifyType(Arg->getType()));
+      }))
+    return Fact::unknown();
   // A LibTorch function without tensor inputs or device options is a
   // factory, and factories allocate on the host by default.
   if (InLibrary) {

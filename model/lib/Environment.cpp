@@ -168,16 +168,17 @@ void Environment::assignMember(MemberSlot Slot, Fact F, SourceLocation Loc,
 
 void Environment::setMembers(
     const VarDecl *VD, const std::optional<llvm::SmallVector<Fact, 2>> &Facts,
-    SourceLocation Loc) {
+    const Fact &Otherwise, SourceLocation Loc) {
   const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
   for (const FieldDecl *Field : RD->fields())
     if (Scope.hasMemberFact(Field)) {
       unsigned I = Field->getFieldIndex();
-      // What the model does not see (a member left to its default, a
-      // constructor's arguments) is unknown, never host.
+      // A member the braces leave out keeps its default: an undefined
+      // tensor, on no device.
       assignMember(MemberSlot(VD, Field),
-                   Facts && I < Facts->size() ? (*Facts)[I] : Fact{}, Loc,
-                   false, nullptr);
+                   Facts ? (I < Facts->size() ? (*Facts)[I] : Fact{})
+                         : Otherwise,
+                   Loc, false, nullptr);
     }
 }
 

@@ -54,10 +54,11 @@ public:
   Fact named(Fact F, llvm::StringRef Name, QualType T, SourceLocation Loc,
              bool Weak, const Expr *Value);
   /// Every member of the local object \p VD takes its element of \p Facts
-  /// (by field index), or no information when \p Facts is empty.
+  /// (by field index), or \p Otherwise when the model could not split the
+  /// value into members.
   void setMembers(const VarDecl *VD,
                   const std::optional<llvm::SmallVector<Fact, 2>> &Facts,
-                  SourceLocation Loc);
+                  const Fact &Otherwise, SourceLocation Loc);
   /// \p Key holds \p F from here, with no step of its own (a callee's
   /// write, a swap, a module's move).
   void set(const ValueDecl *Key, const Fact &F) { Cur->Vals[Key] = F; }

@@ -176,6 +176,10 @@ Fact Evaluator::evalMember(const MemberExpr *ME) {
       RD && C == DeviceCarrier::Tensor &&
       Api.is(ApiMatch::Class, qualifiedName(RD), ApiRole::HostBatchClass))
     return Fact::host();
+  // Tensors of an object nothing here wrote (`tracker.state` of a class
+  // whose methods are elsewhere): unknown, never host.
+  if (isa<FieldDecl>(ME->getMemberDecl()) && carriesTensors(C))
+    return Fact::unknown();
   return Fact{};
 }
 

@@ -6,6 +6,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang::devplace {
 
@@ -32,11 +33,21 @@ bool isNullHolder(const Expr *Init) {
   return isa<CXXNullPtrLiteralExpr>(Init);
 }
 
+/// The variable \p E names (`rnn_layer`, through the copy a holder makes).
+const VarDecl *variableOf(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripValue(E));
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
 class Scanner : public RecursiveASTVisitor<Scanner> {
 public:
   explicit Scanner(const ApiTable &Api) : Api(Api) {}
   llvm::DenseMap<const FieldDecl *, MemberRegistration> Uses;
   bool InConstructor = false;
+  /// The method scanned is the class's own `to()`.
+  bool InOwnTo = false;
+  bool RegistersAnything = false;
+  bool ReadsTrainingMode = false;
 
   void value(const FieldDecl *F, const Expr *V, bool Registers) {
     MemberRegistration &U = Uses[F];
@@ -46,6 +57,18 @@ public:
     if (!U.FirstValue)
       U.FirstValue = V;
     ++U.Values;
+    // `rnn = rnn_layer; register_module("rnn_layer", rnn_layer);`: a holder
+    // shares its module, a tensor its storage, with the variable registered.
+    if (const VarDecl *VD = variableOf(V))
+      TakenFrom[VD].push_back(F);
+  }
+  /// Members given the value of a variable that is registered count as
+  /// registered (the order of the two statements does not matter).
+  void finish() {
+    for (const auto &[VD, Fields] : TakenFrom)
+      if (RegisteredVariables.count(VD))
+        for (const FieldDecl *F : Fields)
+          Uses[F].Registered = true;
   }
   /// \p V reads the member \p F.
   static bool reads(const Expr *V, const FieldDecl *F) {
@@ -78,14 +101,28 @@ public:
     const auto *CE = dyn_cast_or_null<CallExpr>(V);
     return CE && isRegisterCall(CE);
   }
+  bool VisitVarDecl(VarDecl *VD) {
+    // `auto l = register_module("fc", Linear(4, 4)); fc = l;`
+    if (VD->getInit() && registers(VD->getInit()))
+      RegisteredVariables.insert(VD);
+    return true;
+  }
   bool VisitCallExpr(CallExpr *CE) {
     // register_module("fc", fc), register_buffer("mean", mean_): the field
     // passed after it was built (a buffer shares the field's tensor, so
     // the field moves with the module).
-    if (isRegisterCall(CE))
+    if (isRegisterCall(CE)) {
+      RegistersAnything = true;
       for (const Expr *Arg : CE->arguments())
         if (const FieldDecl *F = fieldOf(Arg))
           Uses[F].Registered = true;
+        else if (const VarDecl *VD = variableOf(Arg))
+          RegisteredVariables.insert(VD);
+    }
+    if (const auto *FD = CE->getDirectCallee();
+        FD && FD->getIdentifier() &&
+        Api.methodName(FD->getName(), ApiRole::TrainingModeQuery))
+      ReadsTrainingMode = true;
     // layers->push_back(register_module("fc", Linear(4, 4))): a container
     // whose children are registered on this module one by one is, in
     // effect, registered: they move, train and save with it.
@@ -105,13 +142,72 @@ public:
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() == BO_Assign)
-      if (const FieldDecl *F = fieldOf(BO->getLHS()))
+      if (const FieldDecl *F = fieldOf(BO->getLHS())) {
         value(F, BO->getRHS(), registers(BO->getRHS()));
+        --Uses[F].Reads; // the left side is no read
+      }
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2)
+      if (const FieldDecl *F = fieldOf(OC->getArg(0)))
+        --Uses[F].Reads;
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (const FieldDecl *F = fieldOf(ME))
+      ++Uses[F].Reads;
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    const FieldDecl *F = fieldOf(MC->getImplicitObjectArgument());
+    llvm::StringRef Name = methodName(MC);
+    // `backbone.to(d, nb)` in the class's own to().
+    if (InOwnTo) {
+      if (const FieldDecl *Moved =
+              fieldOf(objectBehind(MC->getImplicitObjectArgument()));
+          Moved && Api.methodName(Name, ApiRole::ModuleMove))
+        Uses[Moved].MovedByOwnTo = true;
+    }
+    if (!F || classifyType(F->getType()) != DeviceCarrier::Tensor)
+      return true;
+    // `scale.item<float>()`: a host number, whatever the device.
+    bool HostNumber = Api.tensorMethod(Name, ApiRole::HostSync) &&
+                      MC->getType()->isArithmeticType();
+    // `win.to(x.device())`, `w.type_as(x)`: where another tensor is.
+    bool ToOperand = (Api.tensorMethod(Name, ApiRole::MovesToArgument) ||
+                      Api.tensorMethod(Name, ApiRole::MovesToDeviceOf)) &&
+                     llvm::any_of(MC->arguments(), [](const Expr *Arg) {
+                       return deviceOfAnotherTensor(Arg);
+                     });
+    if (HostNumber || ToOperand)
+      ++Uses[F].ReadsOnAnyDevice;
     return true;
   }
 
 private:
+  /// A tensor, or a tensor's device or options (`x.device()`).
+  static bool deviceOfAnotherTensor(const Expr *Arg) {
+    const Expr *E = stripValue(Arg);
+    // Through the conversion to TensorOptions that `to(x.device())` makes.
+    while (const auto *Ctor = dyn_cast<CXXConstructExpr>(E)) {
+      if (Ctor->getNumArgs() != 1)
+        break;
+      E = stripValue(Ctor->getArg(0));
+    }
+    if (classifyType(E->getType()) == DeviceCarrier::Tensor)
+      return true;
+    const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+    return MC && MC->getImplicitObjectArgument() &&
+           classifyType(MC->getImplicitObjectArgument()->getType()) ==
+               DeviceCarrier::Tensor &&
+           classifyType(MC->getType()) != DeviceCarrier::None;
+  }
+
   const ApiTable &Api;
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const FieldDecl *, 1>>
+      TakenFrom;
+  llvm::DenseSet<const VarDecl *> RegisteredVariables;
 };
 
 } // namespace
@@ -131,6 +227,8 @@ ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
       continue;
     }
     S.InConstructor = isa<CXXConstructorDecl>(MD);
+    S.InOwnTo = MD->getIdentifier() &&
+                Api.methodName(MD->getName(), ApiRole::ModuleMove);
     const auto *Ctor = dyn_cast<CXXConstructorDecl>(MD);
     if (const FunctionDecl *Def = nullptr; Ctor && Ctor->hasBody(Def))
       Ctor = cast<CXXConstructorDecl>(Def); // the initialisers are there
@@ -148,8 +246,30 @@ ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
         if (Init->isWritten() && Init->getInit())
           S.TraverseStmt(Init->getInit());
   }
+  S.finish();
   R.Members = std::move(S.Uses);
+  R.RegistersAnything = S.RegistersAnything;
+  R.ReadsTrainingMode = S.ReadsTrainingMode;
   return R;
+}
+
+bool holdsNoState(const CXXRecordDecl *RD, const ApiTable &Api) {
+  RD = RD ? RD->getDefinition() : nullptr;
+  if (!RD || RD->getNumBases() != 1)
+    return false;
+  const CXXRecordDecl *Base =
+      RD->bases_begin()->getType()->getAsCXXRecordDecl();
+  if (!Base ||
+      !Api.is(ApiMatch::Class, qualifiedName(Base), ApiRole::ModuleBase))
+    return false;
+  if (llvm::any_of(RD->fields(), [](const FieldDecl *F) {
+        DeviceCarrier C = classifyType(F->getType());
+        return C == DeviceCarrier::Module || C == DeviceCarrier::Tensor ||
+               C == DeviceCarrier::Container;
+      }))
+    return false;
+  ModuleRegistrations R = scanRegistrations(RD, Api);
+  return R.AllMethodsSeen && !R.RegistersAnything && !R.ReadsTrainingMode;
 }
 
 } // namespace clang::devplace

@@ -7,9 +7,15 @@ namespace clang::devplace {
 
 void StatementTransfer::transferDecl(const VarDecl *VD) {
   if (Scope.Storage.keepsMembers(VD)) {
+    // Members the model cannot follow (the result of a function whose body
+    // is elsewhere) are unknown, never host; a default-constructed object's
+    // are undefined tensors, on no device.
     const Expr *Init = VD->getInit();
+    const auto *Ctor =
+        dyn_cast_or_null<CXXConstructExpr>(Init ? stripValue(Init) : nullptr);
+    bool Defaulted = !Init || (Ctor && Ctor->getNumArgs() == 0);
     A.Env.setMembers(VD, Init ? A.Elements.elementFacts(Init) : std::nullopt,
-                     VD->getLocation());
+                     Defaulted ? Fact{} : Fact::unknown(), VD->getLocation());
     A.Elements.bindElements(VD, Init);
     return;
   }
@@ -121,7 +127,8 @@ void StatementTransfer::transfer(const Stmt *S) {
   if (LHS && RHS) {
     // A whole local object: `s = f(x)`, `s = other`.
     if (const VarDecl *VD = A.Objects.memberObjectOf(LHS)) {
-      A.Env.setMembers(VD, A.Elements.elementFacts(RHS), E->getExprLoc());
+      A.Env.setMembers(VD, A.Elements.elementFacts(RHS), Fact::unknown(),
+                       E->getExprLoc());
       return;
     }
     if (std::optional<MemberSlot> Slot = A.Objects.memberSlotOf(LHS)) {

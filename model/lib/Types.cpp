@@ -77,11 +77,11 @@ static bool derivesFrom(const CXXRecordDecl *RD, ApiRole R) {
   return Found;
 }
 
-std::string moduleClassName(QualType Type) {
+const CXXRecordDecl *moduleClassOf(QualType Type) {
   QualType T = Type.getNonReferenceType();
   const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
   if (!RD)
-    return "";
+    return nullptr;
   // For holders and shared_ptrs, the module class is the template argument.
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
       Spec && Spec->getTemplateArgs().size() >= 1 &&
@@ -97,6 +97,11 @@ std::string moduleClassName(QualType Type) {
                                ApiRole::ModuleHolder) &&
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
       RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  return RD;
+}
+
+std::string moduleClassName(QualType Type) {
+  const CXXRecordDecl *RD = moduleClassOf(Type);
   if (!RD || !RD->getIdentifier())
     return "";
   llvm::StringRef N = RD->getName();

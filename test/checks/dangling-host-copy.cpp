@@ -88,3 +88,15 @@ float *kept_alive(const torch::Tensor &x) {
   kept.push_back(h);
   return h.data_ptr<float>();
 }
+
+// Silent: a row of a named tensor (`h[0]`) is a view of h's memory, and h
+// outlives the pointer. Its twin indexes with a tensor, which copies.
+float rows(const torch::Tensor &x, const torch::Tensor &index) {
+  torch::Tensor h = x.cpu();
+  float *row = h[0].data_ptr<float>();
+  float *picked = h[index].data_ptr<float>();
+  // CHECK: :[[@LINE-1]]:28: warning: 'picked' keeps a pointer into the temporary tensor 'h[index]', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  // FIXES: {{^ *}}auto host_copy = h[index];{{$}}
+  // FIXES: {{^ *}}float *picked = host_copy.data_ptr<float>();{{$}}
+  return row[0] + picked[0];
+}

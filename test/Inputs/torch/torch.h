@@ -229,6 +229,7 @@ public:
   Tensor unsqueeze(int64_t dim) const;
   Tensor select(int64_t dim, int64_t index) const;
   Tensor operator[](int64_t index) const;
+  Tensor operator[](const Tensor &index) const;
   Tensor relu() const;
   Tensor sigmoid() const;
   Tensor eq(const Tensor &other) const;
@@ -344,6 +345,10 @@ at::Tensor rand(at::IntArrayRef size, at::TensorOptions options = {});
 at::Tensor randn(at::IntArrayRef size, at::TensorOptions options = {});
 at::Tensor randint(int64_t high, at::IntArrayRef size, at::TensorOptions options = at::kLong);
 at::Tensor arange(const at::Scalar &end, at::TensorOptions options = {});
+at::Tensor hann_window(int64_t window_length, at::TensorOptions options = {});
+at::Tensor relu(const at::Tensor &self);
+at::Tensor log_softmax(const at::Tensor &self, int64_t dim);
+at::Tensor nll_loss(const at::Tensor &self, const at::Tensor &target);
 at::Tensor zeros_like(const at::Tensor &self, at::TensorOptions options = {},
                              c10::optional<at::MemoryFormat> memory_format = c10::nullopt);
 at::Tensor ones_like(const at::Tensor &self, at::TensorOptions options = {},
@@ -396,6 +401,7 @@ public:
   std::vector<at::Tensor> buffers(bool recurse = true) const;
   OrderedDict<std::string, at::Tensor> named_buffers(bool recurse = true) const;
   void train(bool on = true);
+  bool is_training() const;
   void eval();
   template <typename ModuleType>
   std::shared_ptr<ModuleType> register_module(std::string name, std::shared_ptr<ModuleType> module);

@@ -31,6 +31,15 @@ struct MemberRegistration {
   /// which that method gives a value again after ->to(), not a parameter
   /// or buffer.
   bool ReplacedInMethod = false;
+  /// The class's own `to()` moves it (`backbone.to(d, nb)` in an override
+  /// that also calls Module::to).
+  bool MovedByOwnTo = false;
+  /// Reads of the member in the class's methods, and how many of them do
+  /// not depend on its device: moved to another tensor's device first
+  /// (`win.to(x.device())`, `w.type_as(x)`) or read as a host number
+  /// (`scale.item<float>()`).
+  unsigned Reads = 0;
+  unsigned ReadsOnAnyDevice = 0;
 };
 
 struct ModuleRegistrations {
@@ -39,11 +48,21 @@ struct ModuleRegistrations {
   bool AllMethodsSeen = true;
   /// The members the class's methods give a value or register.
   llvm::DenseMap<const FieldDecl *, MemberRegistration> Members;
+  /// Some method registers something (a member or not).
+  bool RegistersAnything = false;
+  /// Some method asks whether the module is in training mode.
+  bool ReadsTrainingMode = false;
 };
 
 /// Scans the methods (constructors' initialisers included) of \p RD.
 ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
                                       const ApiTable &Api);
+
+/// A module class of the code's own that holds nothing ->to() would move
+/// and nothing eval() would change: every method seen, derived from the
+/// module base alone, no module or tensor member, no registration, no
+/// question about training mode. It runs on inputs of any device.
+bool holdsNoState(const CXXRecordDecl *RD, const ApiTable &Api);
 
 } // namespace devplace
 } // namespace clang

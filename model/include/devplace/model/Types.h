@@ -38,6 +38,12 @@ enum class DeviceCarrier {
 /// Classifies \p T (references and cv-qualifiers are looked through).
 DeviceCarrier classifyType(QualType T);
 
+/// A value of this kind holds tensors: an operation's inputs.
+inline bool carriesTensors(DeviceCarrier C) {
+  return C == DeviceCarrier::Tensor || C == DeviceCarrier::IValue ||
+         C == DeviceCarrier::Container;
+}
+
 /// True for at::Tensor / at::TensorBase and classes derived from them.
 bool isTensorType(QualType T);
 
@@ -52,6 +58,10 @@ bool isScriptModuleType(QualType T);
 /// torch::nn::ReLU, its ReLUImpl, or a shared_ptr to either; "Net" for a
 /// NetImpl of the project's own), or "" when there is none.
 std::string moduleClassName(QualType T);
+
+/// The module class a module-typed value holds (NetImpl for Net, a
+/// shared_ptr<NetImpl> or NetImpl itself), or null.
+const CXXRecordDecl *moduleClassOf(QualType T);
 
 /// The fully qualified name of \p D without template arguments or inline
 /// namespaces ("std::vector", "torch::zeros").

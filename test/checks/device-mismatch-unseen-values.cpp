@@ -1,0 +1,83 @@
+// devplace-device-mismatch on values the model cannot see into: a struct
+// returned by a function with no body here (its members, its structured
+// bindings), the members of an object whose class has no bodies here, and
+// a member container filled in one method and read in another, each passed
+// through a tensor function before it meets a CUDA tensor. They are
+// unknown, never on the host: silent. Their twins, whose values the model
+// sees on the host, are reported.
+// RUN: %tidy_plugin %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+// RUN: not %devplace --checks='-*,devplace-device-mismatch' %s -- %mock_flags | FileCheck %s -implicit-check-not='{{warning|note}}:'
+#include <torch/torch.h>
+
+struct Output {
+  torch::Tensor logits;
+  torch::Tensor boxes;
+};
+
+// A module's forward defined in another file.
+struct DetectorImpl : torch::nn::Module {
+  Output forward(torch::Tensor x);
+};
+class Detector : public torch::nn::ModuleHolder<DetectorImpl> {
+public:
+  using torch::nn::ModuleHolder<DetectorImpl>::ModuleHolder;
+};
+
+Output run_elsewhere(torch::Tensor x);
+
+void train_step(Detector &model, torch::Tensor images, torch::Tensor target) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  target = target.to(device);
+  Output out = model->forward(images);
+  auto loss = torch::nll_loss(torch::log_softmax(out.logits, 1), target);
+  auto boxes = torch::relu(out.boxes) + target;
+  Output again = run_elsewhere(images);
+  auto loss2 = torch::log_softmax(again.logits, 1) + target;
+  auto [logits, unused] = run_elsewhere(images);
+  auto loss3 = torch::relu(logits) + target;
+  torch::Tensor named = again.boxes;
+  auto loss4 = torch::relu(named) + target;
+}
+
+// An object whose class has no bodies here.
+struct Tracker {
+  void update(const torch::Tensor &detections);
+  torch::Tensor state;
+};
+
+void track(Tracker &tracker, const Output &out, torch::Tensor x) {
+  auto y = x.to(torch::kCUDA);
+  tracker.update(y);
+  auto a = torch::relu(tracker.state) + y;
+  auto b = torch::log_softmax(out.logits, 1) + y;
+  auto c = torch::cat({tracker.state, torch::ones({2})}) + y;
+}
+
+// A member container filled in one method and read in another.
+class Batcher {
+public:
+  torch::Device device() const { return device_; }
+  void Push(size_t i, torch::Tensor x) { inputs_[i] = x.to(device()); }
+  torch::Tensor Forward(torch::nn::Linear &head) {
+    return head(torch::cat(inputs_)) + torch::ones({1}).to(device());
+  }
+
+private:
+  torch::Device device_{torch::cuda::is_available() ? torch::kCUDA : torch::kCPU};
+  std::vector<torch::Tensor> inputs_;
+};
+
+// Twins: the values are on the host where the model sees them.
+Output host_output(torch::Tensor x) { return {torch::zeros({2}), torch::zeros({2})}; }
+
+void twins(torch::Tensor images, torch::Tensor target) {
+  target = target.to(torch::kCUDA);
+  Output out = host_output(images);
+  auto loss = torch::nll_loss(torch::log_softmax(out.logits, 1), target);
+  // CHECK: :[[@LINE-1]]:15: warning: 'target' is on a CUDA device and 'torch::log_softmax(out.logits, 1)' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-4]]:19: note: 'target' is moved to 'torch::kCUDA' here
+  Output moved = run_elsewhere(images);
+  auto loss2 = torch::relu(moved.logits.cpu()) + target;
+  // CHECK: :[[@LINE-1]]:48: warning: 'target' is on a CUDA device and 'torch::relu(moved.logits.cpu())' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-8]]:19: note: 'target' is moved to 'torch::kCUDA' here
+}
