@@ -64,12 +64,12 @@ void UnregisteredSubmoduleCheck::checkClass(const CXXRecordDecl *RD,
       continue;
     // Tensors set outside a constructor, or replaced by a method with a
     // value not computed from them, are state (a cache, the last output),
-    // not parameters or buffers. One whose every read is moved to another
-    // tensor's device first, or read as a host number, works wherever the
-    // module is.
+    // not parameters or buffers. One whose every read (if any) is moved to
+    // another tensor's device first, or read as a host number, works
+    // wherever the module is.
     if (C == DeviceCarrier::Tensor &&
         (!U.InitialisedInConstructor || U.ReplacedInMethod ||
-         (U.Reads > 0 && U.Reads == U.ReadsOnAnyDevice)))
+         U.Reads == U.ReadsOnAnyDevice))
       continue;
     // A module class of the code's own with nothing to move or to switch
     // to eval(): nothing goes wrong when it is left out.

@@ -16,8 +16,10 @@
 //            the offset of every spelling of it (the declaration and each
 //            reference), for renaming
 //   decls    each local `T x = e;` of a class type alone in its statement:
-//            where the statement begins, where `e` begins, and the type
-//            spelt in full, for splitting it into `T x; x = e;`
+//            where the statement begins, where `e` begins, where its `;`
+//            is, and the type spelt in full, for splitting it into
+//            `T x; x = e;` and for replacing `e` by a call to a function
+//            without a body
 //   params   each `const X &` parameter of class type of a function with no
 //            other declaration (and not virtual): the range of its type and
 //            the type spelt in full, for passing it by value
@@ -51,6 +53,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
@@ -129,6 +132,37 @@ struct Sites : RecursiveASTVisitor<Sites> {
     return T.getCanonicalType().getUnqualifiedType().getAsString(P);
   }
 
+  /// \p Init changes no local variable (`std::exchange(t, x)`,
+  /// `v.pop_back()`) and calls no non-const method of its object: replacing
+  /// it by a call that does nothing else changes only the one variable.
+  bool changesNothing(const Expr *Init) const {
+    struct Uses : RecursiveASTVisitor<Uses> {
+      llvm::SmallPtrSet<const VarDecl *, 4> Locals;
+      bool ChangesObject = false;
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+            VD && VD->isLocalVarDecl())
+          Locals.insert(VD);
+        return true;
+      }
+      bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+        const auto *MD = MC->getMethodDecl();
+        if (MD && !MD->isConst() && MC->getImplicitObjectArgument() &&
+            isa<CXXThisExpr>(
+                MC->getImplicitObjectArgument()->IgnoreParenImpCasts()))
+          ChangesObject = true;
+        return true;
+      }
+    } U;
+    U.TraverseStmt(const_cast<Expr *>(Init));
+    if (U.ChangesObject)
+      return false;
+    ExprMutationAnalyzer Mutations(*Init, Ctx);
+    return llvm::none_of(U.Locals, [&](const VarDecl *VD) {
+      return Mutations.isMutated(VD);
+    });
+  }
+
   /// A class type that can be spelt out and default-constructed (not a
   /// lambda's, not local to a function).
   static bool splittable(QualType T) {
@@ -152,11 +186,14 @@ struct Sites : RecursiveASTVisitor<Sites> {
               std::optional<unsigned> Begin = offset(DS->getBeginLoc());
               std::optional<unsigned> Init =
                   offset(VD->getInit()->getBeginLoc());
-              if (Begin && Init && *Init > *Begin)
+              std::optional<unsigned> End = offset(DS->getEndLoc());
+              if (Begin && Init && End && *Init > *Begin && *End > *Init)
                 Decls.push_back(llvm::json::Object{
                     {"name", VD->getName()},
                     {"begin", *Begin},
                     {"init", *Init},
+                    {"end", *End},
+                    {"changesNothing", changesNothing(VD->getInit())},
                     {"type", spelt(VD->getType())},
                     {"line", SM.getSpellingLineNumber(VD->getLocation())},
                 });

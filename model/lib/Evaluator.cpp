@@ -232,6 +232,12 @@ Fact Evaluator::evalOperatorCall(const CXXOperatorCallExpr *OC) {
     if (RetC != DeviceCarrier::None && RetC != DeviceCarrier::Pointer)
       if (const LambdaExpr *LE = Scope.lambdaOf(OC->getArg(0)))
         return A.Calls.callSummary(OC, LE->getCallOperator());
+    // Any other callable but a module (a std::function whose target is not
+    // known here, a function object without a body here) may return
+    // anything: not its arguments' device.
+    if (carriesTensors(RetC) &&
+        !(MD && Api.inNamespace(qualifiedName(MD), ApiRole::LibraryNamespace)))
+      return Fact::unknown();
   }
   if (classifyType(OC->getType()) == DeviceCarrier::Tensor ||
       classifyType(OC->getType()) == DeviceCarrier::Device) {

@@ -209,6 +209,13 @@ float stored_lambdas(const torch::Tensor &x, bool late) {
   return a + b + c;
 }
 
+// Silent: a std::function whose target is not known here may return
+// anything, not its argument's device.
+float passed_callable(const std::function<torch::Tensor(const torch::Tensor &)> &to_host,
+                      const torch::Tensor &x) {
+  return to_host(x.cuda()).data_ptr<float>()[0];
+}
+
 // A std::function declared empty and given one lambda later is that lambda.
 float assigned_lambdas(const torch::Tensor &x) {
   std::function<torch::Tensor(torch::Tensor)> up;
