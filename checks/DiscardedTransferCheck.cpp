@@ -57,14 +57,22 @@ void DiscardedTransferCheck::checkFunction(const FunctionDecl *FD,
       llvm::SmallVector<const Stmt *, 8> Positions;
       discardedPositions(S, Positions);
       for (const Stmt *P : Positions)
-        if (const auto *E = dyn_cast_or_null<Expr>(P)) {
-          // ExprWithCleanups, temporaries, and parentheses around them
-          // (`(a * b);`).
-          E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
-          if (const auto *CE = dyn_cast<CallExpr>(E))
-            Check->discarded(CE, *Ctx);
-        }
+        if (const auto *E = dyn_cast_or_null<Expr>(P))
+          discardedValue(E);
       return true;
+    }
+    void discardedValue(const Expr *E) {
+      // ExprWithCleanups, temporaries, and parentheses around them
+      // (`(a * b);`).
+      E = E->IgnoreImplicit()->IgnoreParens()->IgnoreImplicit();
+      // `x.to(device), y.to(device);`: both sides are discarded.
+      if (const auto *BO = dyn_cast<BinaryOperator>(E);
+          BO && BO->getOpcode() == BO_Comma) {
+        discardedValue(BO->getLHS());
+        discardedValue(BO->getRHS());
+      } else if (const auto *CE = dyn_cast<CallExpr>(E)) {
+        Check->discarded(CE, *Ctx);
+      }
     }
   } V;
   V.Check = this;

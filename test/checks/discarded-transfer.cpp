@@ -29,6 +29,14 @@ void discarded(torch::Tensor input, const torch::Tensor &frozen, bool flag) {
   // CHECK: :[[@LINE-1]]:9: warning: the result of 'operator+' is discarded: tensor operations return a new tensor [devplace-discarded-transfer]
 }
 
+// A comma expression discards both of its sides.
+void discarded_pair(torch::Tensor x, torch::Tensor y, torch::Device device) {
+  x.to(device), y.to(device);
+  // CHECK: :[[@LINE-1]]:5: warning: the result of '.to()' is discarded, so 'x' is left as it was: tensor operations return a new tensor [devplace-discarded-transfer]
+  // CHECK: :[[@LINE-2]]:19: warning: the result of '.to()' is discarded, so 'y' is left as it was: tensor operations return a new tensor [devplace-discarded-transfer]
+  // FIXES: {{^ *}}x = x.to(device), y = y.to(device);{{$}}
+}
+
 void kept(torch::Tensor input, std::shared_ptr<Net> net, torch::nn::Linear fc) {
   input = input.to(at::kCUDA);
   auto output = input.cpu();

@@ -203,3 +203,14 @@ float options_long_form(torch::Tensor x) {
   // CHECK: :[[@LINE-4]]:48: note: 'options' is set to 'torch::kCUDA' here
   // CHECK: :[[@LINE-4]]:14: note: 'y' is moved to 'options' here
 }
+
+// The legacy spelling: toBackend moves to its backend's device; the host
+// backends (CPU, SparseCPU, ...) are the host twin.
+float legacy_backend(torch::Tensor x) {
+  auto d = x.toBackend(c10::Backend::CUDA);
+  auto h = x.to(torch::kCUDA).toBackend(c10::Backend::CPU);
+  auto s = x.cuda().toBackend(c10::Backend::SparseCPU);
+  return d.data_ptr<float>()[0] + h.data_ptr<float>()[0] + s.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:12: warning: 'd' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-5]]:14: note: 'd' is moved to 'c10::Backend::CUDA' here
+}

@@ -21,6 +21,8 @@ enum class DeviceType : int8_t {
   FPGA = 7, ORT = 8, XLA = 9, Vulkan = 10, Metal = 11, XPU = 12, MPS = 13,
   Meta = 14, HPU = 15, VE = 16, Lazy = 17, IPU = 18, PrivateUse1 = 19,
 };
+// The legacy spelling of a device (and layout): Tensor::toBackend.
+enum class Backend { CPU, CUDA, HIP, SparseCPU, SparseCUDA, QuantizedCPU, MkldnnCPU };
 constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
 constexpr DeviceType kHIP = DeviceType::HIP;
@@ -199,6 +201,7 @@ public:
   template <typename T> T item() const;
   Scalar item() const;
   Tensor cpu() const;
+  Tensor toBackend(c10::Backend b) const;
   Tensor type_as(const Tensor &other) const;
   Tensor cuda() const;
   Tensor hip() const;
