@@ -250,6 +250,35 @@ Fact Evaluator::evalOperatorCall(const CXXOperatorCallExpr *OC) {
   return Fact{};
 }
 
+Fact Evaluator::evalDeviceString(const Expr *Arg, SourceLocation Loc) {
+  Arg = stripValue(Arg);
+  if (const auto *Inner = dyn_cast<CXXConstructExpr>(Arg);
+      Inner && Inner->getNumArgs() >= 1)
+    Arg = stripValue(Inner->getArg(0)); // std::string("cuda:0")
+  if (const auto *Lit = dyn_cast<StringLiteral>(Arg)) {
+    if (Api.startsWith(ApiMatch::DeviceString, Lit->getString(),
+                       ApiRole::HostDeviceString))
+      return Fact::host();
+    // "cuda:0" names device type CUDA, as c10 spells it.
+    return Fact::device(makeStep(
+        Step::DeviceConstant, Loc, "", "\"" + Lit->getString().str() + "\"",
+        nullptr, Model.unit().save(Lit->getString().split(':').first.upper())));
+  }
+  // `Device(gpu ? "cuda:0" : "cpu")`: each string under its condition.
+  if (const auto *CO = dyn_cast<ConditionalOperator>(Arg)) {
+    Branch B = A.Conditions.evalCondition(CO->getCond());
+    Fact R = join(restrict(evalDeviceString(CO->getTrueExpr(), Loc), B.TrueReach),
+                  restrict(evalDeviceString(CO->getFalseExpr(), Loc),
+                           B.FalseReach));
+    if (R.Dev && R.Host && R.Why)
+      R.Why = makeStep(Step::DeviceConstant, CO->getExprLoc(), "",
+                       A.Conditions.atoms().describe(R.Dev), nullptr,
+                       R.Why->DeviceType);
+    return R;
+  }
+  return Fact::unknown();
+}
+
 Fact Evaluator::evalConstruct(const CXXConstructExpr *CE) {
   DeviceCarrier C = classifyType(CE->getType());
   if (C == DeviceCarrier::None)
@@ -257,25 +286,8 @@ Fact Evaluator::evalConstruct(const CXXConstructExpr *CE) {
   if (C == DeviceCarrier::Device && CE->getNumArgs() >= 1) {
     // Device("cuda:0") and Device(std::string) parse a device string.
     const Expr *Arg = stripValue(CE->getArg(0));
-    if (classifyType(Arg->getType()) == DeviceCarrier::None) {
-      const StringLiteral *Lit = nullptr;
-      if (const auto *Inner = dyn_cast<CXXConstructExpr>(Arg);
-          Inner && Inner->getNumArgs() >= 1)
-        Lit = dyn_cast<StringLiteral>(stripValue(Inner->getArg(0)));
-      if (!Lit)
-        Lit = dyn_cast<StringLiteral>(Arg);
-      if (Lit) {
-        if (Api.startsWith(ApiMatch::DeviceString, Lit->getString(),
-                           ApiRole::HostDeviceString))
-          return Fact::host();
-        // "cuda:0" names device type CUDA, as c10 spells it.
-        return Fact::device(makeStep(
-            Step::DeviceConstant, CE->getExprLoc(), "",
-            "\"" + Lit->getString().str() + "\"", nullptr,
-            Model.unit().save(Lit->getString().split(':').first.upper())));
-      }
-      return Fact::unknown();
-    }
+    if (classifyType(Arg->getType()) == DeviceCarrier::None)
+      return evalDeviceString(Arg, CE->getExprLoc());
   }
   // An undefined tensor is on no device: no evidence of the host, and
   // nothing in a join (`acc = acc.defined() ? acc + x : x`).

@@ -32,6 +32,9 @@ private:
   Fact evalConditional(const AbstractConditionalOperator *CO);
   Fact evalOperatorCall(const CXXOperatorCallExpr *OC);
   Fact evalConstruct(const CXXConstructExpr *CE);
+  /// The device a string names: a literal ("cuda:0", "cpu"), or a choice
+  /// of literals (`gpu ? "cuda:0" : "cpu"`); anything else is unknown.
+  Fact evalDeviceString(const Expr *Arg, SourceLocation Loc);
 
   llvm::DenseMap<const Expr *, Fact> Cache; // per block visit
 };

@@ -31,7 +31,8 @@ void SummaryBuilder::finish(const State &Exit) {
     const Fact *F = Exit.Vals.lookup(P);
     if (!Out.Complete)
       Out.ParamOut.emplace_back(I, Fact::unknown());
-    else if (F && (F->Host || F->Dev || F->Unknown))
+    else if (F && (F->Host || F->Dev || F->Unknown ||
+                   (F->Params & ~(1u << I)))) // another parameter's device
       Out.ParamOut.emplace_back(I, *F);
   }
   // A plain class's members at the exit, for callers' objects: those a

@@ -326,3 +326,14 @@ float remote_registration() {
   net->to(torch::kCUDA);
   return net->weight.data_ptr<float>()[0];
 }
+
+// An out-parameter given another parameter's device.
+static void fill_on(torch::Tensor &out, torch::Device d) { out = torch::ones({4}).to(d); }
+float filled_on_device(bool gpu) {
+  torch::Tensor t, h;
+  fill_on(t, torch::Device(torch::kCUDA));
+  fill_on(h, torch::Device(torch::kCPU));
+  return t.data_ptr<float>()[0] + h.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-4]]:3: note: 't' is moved by 'fill_on' here
+}

@@ -214,3 +214,15 @@ float legacy_backend(torch::Tensor x) {
   // CHECK: :[[@LINE-1]]:12: warning: 'd' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
   // CHECK: :[[@LINE-5]]:14: note: 'd' is moved to 'c10::Backend::CUDA' here
 }
+
+// A choice of device strings: each string under its condition.
+float string_choice(torch::Tensor x, bool gpu) {
+  torch::Device dev(gpu ? "cuda:0" : "cpu");
+  auto t = x.to(dev);
+  torch::Device host(gpu ? "cpu" : "cpu");
+  auto h = x.to(host);
+  return t.data_ptr<float>()[0] + h.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-6]]:21: note: 'dev' is a CUDA device when 'gpu' is true
+  // CHECK: :[[@LINE-6]]:14: note: 't' is moved to 'dev' here
+}
