@@ -267,9 +267,9 @@ Fact Evaluator::evalDeviceString(const Expr *Arg, SourceLocation Loc) {
   // `Device(gpu ? "cuda:0" : "cpu")`: each string under its condition.
   if (const auto *CO = dyn_cast<ConditionalOperator>(Arg)) {
     Branch B = A.Conditions.evalCondition(CO->getCond());
-    Fact R = join(restrict(evalDeviceString(CO->getTrueExpr(), Loc), B.TrueReach),
-                  restrict(evalDeviceString(CO->getFalseExpr(), Loc),
-                           B.FalseReach));
+    Fact R =
+        join(restrict(evalDeviceString(CO->getTrueExpr(), Loc), B.TrueReach),
+             restrict(evalDeviceString(CO->getFalseExpr(), Loc), B.FalseReach));
     if (R.Dev && R.Host && R.Why)
       R.Why = makeStep(Step::DeviceConstant, CO->getExprLoc(), "",
                        A.Conditions.atoms().describe(R.Dev), nullptr,
