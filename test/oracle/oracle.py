@@ -219,7 +219,7 @@ def run_batch(args, seed, count, workdir):
     fake = os.path.join(args.build, "runtime", "libdevplace_fakecuda.so")
     outcomes = collections.defaultdict(list)  # index -> [(valuation, reached, status)]
     for available in (True, False):
-        env = dict(os.environ)
+        env = dict(os.environ, DEVPLACE_FAKE_CUDA_BACKTRACE="0")
         if available:
             env["LD_PRELOAD"] = fake
         r = subprocess.run([exe], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
