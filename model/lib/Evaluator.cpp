@@ -186,10 +186,14 @@ Fact Evaluator::evalMember(const MemberExpr *ME) {
 Fact Evaluator::evalConditional(const AbstractConditionalOperator *CO) {
   // The arms ran in blocks of their own; their values were recorded there
   // (the variables they read may be dead by the join).
-  auto Arm = [&](const Expr *E) {
+  return chosen(CO, [&](const Expr *E) {
     std::optional<Fact> Ran = A.Env.armValue(E);
     return Ran ? *Ran : eval(E);
-  };
+  });
+}
+
+Fact Evaluator::chosen(const AbstractConditionalOperator *CO,
+                       llvm::function_ref<Fact(const Expr *)> Arm) {
   Branch B = A.Conditions.evalCondition(CO->getCond());
   Fact T = restrict(Arm(CO->getTrueExpr()), B.TrueReach);
   Fact F = restrict(Arm(CO->getFalseExpr()), B.FalseReach);
@@ -265,17 +269,8 @@ Fact Evaluator::evalDeviceString(const Expr *Arg, SourceLocation Loc) {
         nullptr, Model.unit().save(Lit->getString().split(':').first.upper())));
   }
   // `Device(gpu ? "cuda:0" : "cpu")`: each string under its condition.
-  if (const auto *CO = dyn_cast<ConditionalOperator>(Arg)) {
-    Branch B = A.Conditions.evalCondition(CO->getCond());
-    Fact R =
-        join(restrict(evalDeviceString(CO->getTrueExpr(), Loc), B.TrueReach),
-             restrict(evalDeviceString(CO->getFalseExpr(), Loc), B.FalseReach));
-    if (R.Dev && R.Host && R.Why)
-      R.Why = makeStep(Step::DeviceConstant, CO->getExprLoc(), "",
-                       A.Conditions.atoms().describe(R.Dev), nullptr,
-                       R.Why->DeviceType);
-    return R;
-  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(Arg))
+    return chosen(CO, [&](const Expr *E) { return evalDeviceString(E, Loc); });
   return Fact::unknown();
 }
 

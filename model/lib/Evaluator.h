@@ -32,6 +32,10 @@ private:
   Fact evalConditional(const AbstractConditionalOperator *CO);
   Fact evalOperatorCall(const CXXOperatorCallExpr *OC);
   Fact evalConstruct(const CXXConstructExpr *CE);
+  /// `c ? a : b`: each arm's fact (from \p Arm) under its side of the
+  /// condition, joined; a device on one side only is noted as chosen by it.
+  Fact chosen(const AbstractConditionalOperator *CO,
+              llvm::function_ref<Fact(const Expr *)> Arm);
   /// The device a string names: a literal ("cuda:0", "cpu"), or a choice
   /// of literals (`gpu ? "cuda:0" : "cpu"`); anything else is unknown.
   Fact evalDeviceString(const Expr *Arg, SourceLocation Loc);

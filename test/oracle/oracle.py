@@ -165,6 +165,11 @@ int main() {
 """
 
 
+def indented(code):
+    """The lines of a rule's code in a function body."""
+    return [l if l.startswith("  ") else "  " + l for l in code.split("\n")]
+
+
 def generate(rng, count):
     """The batch's program text and, per entry point, what it is made of."""
     lines = PRELUDE.split("\n")
@@ -176,11 +181,10 @@ def generate(rng, count):
         lines.append("void oracle_entry_%d(bool f0, bool f1) {" % i)
         lines.append("  (void)f0;")
         lines.append("  (void)f1;")
-        lines += ["  " + l if not l.startswith("  ") else l for l in dcode.split("\n")]
-        lines += ["  " + l if not l.startswith("  ") else l for l in ccode.split("\n")]
+        lines += indented(dcode) + indented(ccode)
         lines.append("  oracle_reached();")
         sink_line = len(lines) + 1
-        lines += ["  " + l if not l.startswith("  ") else l for l in scode.split("\n")]
+        lines += indented(scode)
         lines.append("}")
         entries.append({"index": i, "device": dname, "chain": cname, "sink": sname,
                         "check": check, "kind": kind, "line": sink_line, "unseen": unseen})
