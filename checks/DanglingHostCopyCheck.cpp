@@ -34,10 +34,22 @@ bool isNonOwningView(const ApiTable &Api, QualType T) {
 /// or (for values that leave the function) its local host copies.
 using Owner = llvm::function_ref<bool(const Expr *Tensor)>;
 
+/// Calls that return the tensor they are called on: a copy to the host of a
+/// tensor the model proves is on the host (`t.cpu()` of a host `t`).
+using ReturnsItsTensor = llvm::DenseSet<const Expr *>;
+
+/// Arguments written at the call, not filled in from defaults.
+unsigned explicitArguments(const CallExpr *CE) {
+  return llvm::count_if(CE->arguments(), [](const Expr *A) {
+    return !isa<CXXDefaultArgExpr>(A);
+  });
+}
+
 /// A temporary tensor that may own memory of its own: not a view
 /// (`t.view({-1})`, `t.slice(…)`) of a tensor that outlives it, whose
-/// memory the view only shares.
-bool isTemporary(const ApiTable &Api, const Expr *Obj) {
+/// memory the view only shares, nor `t.cpu()` of a tensor on the host.
+bool isTemporary(const ApiTable &Api, const Expr *Obj,
+                 const ReturnsItsTensor &Itself) {
   Obj = Obj->IgnoreImpCasts();
   if (!isa<MaterializeTemporaryExpr>(Obj) && !Obj->isPRValue())
     return false;
@@ -46,7 +58,8 @@ bool isTemporary(const ApiTable &Api, const Expr *Obj) {
     const Expr *Of = nullptr;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Base)) {
       Of = MC->getImplicitObjectArgument();
-      if (!Api.tensorMethod(methodName(MC), ApiRole::SharesStorage))
+      if (!Api.tensorMethod(methodName(MC), ApiRole::SharesStorage) &&
+          !Itself.contains(MC))
         return true;
     } else {
       // `t[i]` with an integer index selects a view; a tensor index copies.
@@ -173,9 +186,11 @@ const VarDecl *localBuffer(const ApiTable &Api, const Expr *E,
 }
 
 const CXXMemberCallExpr *storedTemporaryPointer(const ApiTable &Api,
-                                                const Expr *Init) {
-  return storedPointer(Api, Init,
-                       [&](const Expr *Obj) { return isTemporary(Api, Obj); });
+                                                const Expr *Init,
+                                                const ReturnsItsTensor &Itself) {
+  return storedPointer(Api, Init, [&](const Expr *Obj) {
+    return isTemporary(Api, Obj, Itself);
+  });
 }
 
 /// The function's local tensors (by-value parameters included) that hold a
@@ -288,15 +303,10 @@ const DeclRefExpr *copiedVariable(const Expr *Temporary) {
 
 } // namespace
 
-void DanglingHostCopyCheck::check(const MatchFinder::MatchResult &Result) {
-  ASTContext &Ctx = *Result.Context;
-  for (const FunctionDecl *FD : mainFileFunctions(Ctx))
-    if (!FD->isInvalidDecl() && FD->getBody())
-      checkFunction(FD, Ctx);
-}
-
-void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD,
-                                          ASTContext &Ctx) {
+void DanglingHostCopyCheck::report(const FunctionDecl *FD,
+                                   const FunctionFacts &R, ASTContext &Ctx) {
+  if (FD->isInvalidDecl() || !FD->getBody())
+    return;
   llvm::StringSet<> Names; // for fix-its: names already used in the function
   struct Visitor : RecursiveASTVisitor<Visitor> {
     DanglingHostCopyCheck *Check;
@@ -305,6 +315,7 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD,
     llvm::StringSet<> *Names;
     const FunctionDecl *FD;
     const ApiTable *Table;
+    ReturnsItsTensor Itself;
 
     void report(const Expr *Temporary, const CXXMemberCallExpr *DataPtr,
                 StringRef Holder, const Stmt *Decl) {
@@ -362,7 +373,7 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD,
             !isNonOwningView(*Table, VD->getType()))
           continue;
         if (const CXXMemberCallExpr *MC =
-                storedTemporaryPointer(*Table, VD->getInit()))
+                storedTemporaryPointer(*Table, VD->getInit(), Itself))
           report(MC->getImplicitObjectArgument(), MC, VD->getName(),
                  DS->isSingleDecl() ? DS : nullptr);
       }
@@ -395,7 +406,7 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD,
       escapes(Value, "the returned value");
       // A view made in the return statement over a temporary, or over a
       // buffer of the function's own.
-      if (const CXXMemberCallExpr *MC = storedTemporaryPointer(*Table, Value))
+      if (const CXXMemberCallExpr *MC = storedTemporaryPointer(*Table, Value, Itself))
         Check->diag(MC->getExprLoc(),
                     "the returned value keeps a pointer into the temporary "
                     "tensor '%0', which is destroyed at the end of this "
@@ -425,7 +436,7 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD,
         return true;
       for (const Expr *Arg : CE->arguments())
         if (Arg->getType()->isPointerType())
-          if (const CXXMemberCallExpr *MC = storedTemporaryPointer(*Table, Arg))
+          if (const CXXMemberCallExpr *MC = storedTemporaryPointer(*Table, Arg, Itself))
             Check->diag(MC->getExprLoc(),
                         "'%0' keeps a pointer into the temporary tensor '%1' "
                         "beyond the call, and the tensor is destroyed at the "
@@ -438,7 +449,7 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD,
         return true;
       assigned(BO->getLHS(), BO->getRHS());
       if (const CXXMemberCallExpr *MC =
-              storedTemporaryPointer(*Table, BO->getRHS()))
+              storedTemporaryPointer(*Table, BO->getRHS(), Itself))
         report(MC->getImplicitObjectArgument(), MC,
                exprText(BO->getLHS(), *Ctx), nullptr);
       return true;
@@ -451,7 +462,7 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD,
       // As for a declaration: `t = torch::from_blob(x.cpu().data_ptr(), …)`
       // keeps the pointer as much as `auto t = …` does.
       if (const CXXMemberCallExpr *MC =
-              storedTemporaryPointer(*Table, OC->getArg(1)))
+              storedTemporaryPointer(*Table, OC->getArg(1), Itself))
         report(MC->getImplicitObjectArgument(), MC,
                exprText(OC->getArg(0), *Ctx), nullptr);
       return true;
@@ -462,6 +473,13 @@ void DanglingHostCopyCheck::checkFunction(const FunctionDecl *FD,
   V.Names = &Names;
   V.FD = FD;
   V.Table = &api();
+  // `t.cpu()` of a host tensor is `t`: only where the analysis proved it,
+  // and only a plain move (`.to(kCPU, kFloat)` may still convert).
+  if (R.Complete)
+    for (const Expr *E : R.HostCopiesOfHostValues)
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+          MC && explicitArguments(MC) <= 1)
+        V.Itself.insert(MC);
   V.Copies = localHostCopies(api(), FD);
   V.TraverseStmt(FD->getBody());
 }

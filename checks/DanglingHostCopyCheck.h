@@ -1,23 +1,24 @@
 //===--- DanglingHostCopyCheck.h - devplace-dangling-host-copy --------*- C++ -*-===//
 //
 // A raw pointer or non-owning view made from the data_ptr of a temporary
-// tensor (`x.cpu().data_ptr<T>()`) that outlives the full expression.
+// tensor (`x.cpu().data_ptr<T>()`) that outlives the full expression;
+// `x.cpu()` of a tensor the model proves is on the host is `x` itself.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DEVPLACE_DANGLINGHOSTCOPYCHECK_H
 #define DEVPLACE_DANGLINGHOSTCOPYCHECK_H
 
-#include "utils/MainFileDecls.h"
+#include "utils/DeviceCheck.h"
 
 namespace clang::tidy::devplace {
 
-class DanglingHostCopyCheck : public MainFileCheck {
+class DanglingHostCopyCheck : public DeviceCheck {
 public:
-  using MainFileCheck::MainFileCheck;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  using DeviceCheck::DeviceCheck;
 
 private:
-  void checkFunction(const FunctionDecl *FD, ASTContext &Ctx);
+  void report(const FunctionDecl *FD, const FunctionFacts &R,
+              ASTContext &Ctx) override;
 };
 
 } // namespace clang::tidy::devplace

@@ -161,11 +161,15 @@ bool queuesTensorWork(const ApiTable &Api, const Stmt *Loop,
           !(MC && (Api.tensorMethod(methodName(MC), ApiRole::MovesToDevice) ||
                    Api.tensorMethod(methodName(MC), ApiRole::MovesToArgument))))
         return true;
-      // Reading an element of a container is no work.
+      // Reading an element of a container is no work (a unary `*` reads
+      // through an iterator; a binary one multiplies tensors).
       if (OC)
         switch (OC->getOperator()) {
-        case OO_Subscript:
         case OO_Star:
+          if (OC->getNumArgs() != 1)
+            break;
+          return true;
+        case OO_Subscript:
         case OO_Arrow:
         case OO_Equal:
           return true;

@@ -16,14 +16,21 @@ Mask CalleeSummaries::callerValuations(
     llvm::StringRef OnDeviceType) {
   if (CalleeWhen == AllValuations || !CalleeWhen)
     return CalleeWhen;
-  // A lambda's facts mix its own atoms with the enclosing function's (its
-  // captures keep their masks): they cannot be read in its atoms alone.
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-      MD && MD->getParent()->isLambda())
-    return AllValuations;
   // Per callee atom, the caller's valuations under which it may be true and
   // those under which it may be false.
   const std::vector<AtomOrigin> &Origins = Model.analyze(Def).AtomOrigins;
+  // A lambda's captures keep the masks of the function that made it. One
+  // without conditions of its own, called there, speaks in that function's
+  // valuations; otherwise its masks mix two sets of atoms and say nothing.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+      MD && MD->getParent()->isLambda()) {
+    const auto *Maker = dyn_cast_or_null<FunctionDecl>(
+        MD->getParent()->getParentFunctionOrMethod());
+    return Origins.empty() && Maker &&
+                   Maker->getCanonicalDecl() == Scope.FD->getCanonicalDecl()
+               ? CalleeWhen
+               : AllValuations;
+  }
   llvm::SmallVector<std::pair<Mask, Mask>, MaxAtoms> Sides;
   for (const AtomOrigin &O : Origins) {
     Mask T = AllValuations, F = AllValuations;

@@ -155,11 +155,12 @@ Fact Evaluator::evalMember(const MemberExpr *ME) {
         return Fact::unknown();
   }
   // A member of a module reached through a module variable
-  // (`net->fc->weight`): registered members move with the module.
+  // (`net->fc->weight`): registered members move with the module, also to
+  // a device the analysis does not know (then they are unknown too).
   if (C == DeviceCarrier::Tensor || C == DeviceCarrier::Module)
     if (const ValueDecl *Root = A.Modules.moduleRootOf(ME)) {
       Fact M = A.Env.lookup(Root, ME);
-      if (M.Dev)
+      if (M.Dev || M.Unknown || M.Params)
         return M;
     }
   // Members of other objects (stats.correct): the TU-wide summary.

@@ -1,6 +1,7 @@
 //===--- MeetingObserver.cpp - values that meet in one operation ----------===//
 
 #include "FunctionAnalysis.h"
+#include "devplace/model/Modules.h"
 #include "clang/AST/ExprCXX.h"
 
 namespace clang::devplace {
@@ -14,9 +15,10 @@ void MeetingObserver::meet(const Expr *Where, const Expr *First,
 
 bool MeetingObserver::parameterless(const Expr *Module) const {
   std::string N = moduleClassName(Module->getType());
-  return !N.empty() &&
-         (Api.endsWith(N, ApiRole::ParameterlessModule) ||
-          Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule));
+  return (!N.empty() &&
+          (Api.endsWith(N, ApiRole::ParameterlessModule) ||
+           Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule))) ||
+         holdsNoState(moduleClassOf(Module->getType()), Api);
 }
 
 void MeetingObserver::observe(const Expr *E) {

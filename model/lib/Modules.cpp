@@ -224,6 +224,7 @@ ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
       continue;
     if (!MD->hasBody()) {
       R.AllMethodsSeen = false;
+      R.ConstructorsSeen &= !isa<CXXConstructorDecl>(MD);
       continue;
     }
     S.InConstructor = isa<CXXConstructorDecl>(MD);
@@ -269,7 +270,7 @@ bool holdsNoState(const CXXRecordDecl *RD, const ApiTable &Api) {
       }))
     return false;
   ModuleRegistrations R = scanRegistrations(RD, Api);
-  return R.AllMethodsSeen && !R.RegistersAnything && !R.ReadsTrainingMode;
+  return R.ConstructorsSeen && !R.RegistersAnything && !R.ReadsTrainingMode;
 }
 
 } // namespace clang::devplace

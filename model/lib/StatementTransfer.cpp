@@ -33,13 +33,14 @@ void StatementTransfer::transferDecl(const VarDecl *VD) {
   }
   // A loop that replaces every element: its variable starts from the
   // range's elements, recorded here, and the range holds only what the loop
-  // writes.
+  // writes (every iteration writes, so nothing is left of what it held;
+  // without an iteration the range keeps its value).
   if (const VarDecl *LoopVar = Scope.Storage.loopVariableOf(VD);
       LoopVar && Scope.Storage.replacesEveryElement(LoopVar) && Init)
     if (const ValueDecl *Range = Scope.keyOf(Scope.Storage.rangeOf(LoopVar));
         Range && classifyType(Range->getType()) == DeviceCarrier::Container) {
       A.Env.setRangeValue(LoopVar, eval(Init));
-      A.Env.set(Range, Fact::unknown());
+      A.Env.set(Range, Fact{});
     }
   // A reference to a tracked variable is that variable.
   if (VD->getType()->isReferenceType() && Init) {

@@ -10,6 +10,8 @@ void SyncObserver::observe(const Expr *E) {
   if (!Tensor || !Synced.insert(E).second)
     return;
   Fact F = eval(Tensor);
+  if (isTensorType(E->getType()) && onHostOnEveryPath(F, now().Reach))
+    Out.HostCopiesOfHostValues.push_back(E);
   Mask OnDev = deviceUnder(F, now().Reach);
   // test(model, device, loader): on the device the caller passes in.
   std::string CallerDevice;

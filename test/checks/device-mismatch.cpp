@@ -8,6 +8,7 @@
 #include <vector>
 
 struct Net : torch::nn::Module {
+  Net(); // registers its layers, in another file
   torch::Tensor forward(torch::Tensor x);
 };
 
@@ -326,4 +327,19 @@ torch::Tensor moved_on_one_path(int64_t n) {
   return w + torch::ones({3});
   // CHECK: :[[@LINE-1]]:12: warning: 'w' may be on a CUDA device and 'torch::ones({3})' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
   // CHECK: :[[@LINE-3]]:11: note: 'w' is moved to a CUDA device here
+}
+
+// A module that holds nothing (no member, no registration, constructors
+// seen; its forward is in another file) has no device of its own: it runs
+// on inputs of any device, moved or not.
+struct Activation : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x);
+};
+
+torch::Tensor stateless_module_fed_any_device(bool gpu) {
+  auto act = std::make_shared<Activation>();
+  auto x = torch::ones({3}).to(gpu ? torch::kCUDA : torch::kCPU);
+  auto y = act->forward(x);
+  act->to(torch::kCUDA);
+  return act->forward(torch::ones({3})) + y.cpu();
 }

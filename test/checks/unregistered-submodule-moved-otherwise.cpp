@@ -102,3 +102,17 @@ struct FilterImpl : torch::nn::Module {
 // CHECK: :[[@LINE-18]]:13: note: 'noise' is given its value here
 // CHECK: :[[@LINE-6]]:33: warning: tensor member 'bias' of 'FilterImpl' is never registered: it will not move with ->to(device), will not be trained as a parameter and will not be saved; register it with register_parameter or register_buffer [devplace-unregistered-submodule]
 // CHECK: :[[@LINE-17]]:12: note: 'bias' is given its value here
+
+// A member module whose class holds nothing (no member, no registration in
+// the constructors seen) while its forward is in another file: nothing of
+// it can be left behind on a device.
+struct ClampImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x);
+};
+
+struct HeadImpl : torch::nn::Module {
+  HeadImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) { return clamp->forward(fc(x)); }
+  torch::nn::Linear fc{nullptr};
+  std::shared_ptr<ClampImpl> clamp = std::make_shared<ClampImpl>();
+};

@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 struct SqueezeExciteImpl : torch::nn::Module {
+  SqueezeExciteImpl(); // registers its layers, in another file
   torch::Tensor forward(torch::Tensor x);
 };
 

@@ -117,11 +117,13 @@ float reference_binding_writes_the_pair(const torch::Tensor &x) {
   return pair.first.data_ptr<float>()[0];
 }
 
+// Every iteration replaces its element: whatever element is read after the
+// loop is one it moved.
 float range_for_reference(std::vector<torch::Tensor> batch) {
   for (auto &t : batch)
     t = t.cuda();
   return batch[0].data_ptr<float>()[0];
-  // CHECK: :[[@LINE-1]]:19: warning: 'batch[0]' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-1]]:19: warning: 'batch[0]' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
   // CHECK: :[[@LINE-3]]:11: note: 't' is moved to a CUDA device here
   // CHECK: :[[@LINE-4]]:7: note: an element of 'batch' is assigned here
 }

@@ -116,6 +116,10 @@ struct FunctionFacts {
   std::vector<HostSync> Syncs;
   std::vector<HostMemoryToDevice> HostToDevice;
   std::vector<AsyncRead> AsyncReads; ///< in the order the blocks run
+  /// Copies to the host (`t.cpu()`, `t.to(kCPU)`) of a tensor that is on
+  /// the host on every path that reaches them: LibTorch returns the tensor
+  /// itself, so the result shares its memory and is no temporary copy.
+  std::vector<const Expr *> HostCopiesOfHostValues;
   /// The function may wait for a device (a synchronisation, a blocking copy
   /// of a tensor that may be on one, a call that may): callers' pending
   /// asynchronous copies have arrived after a call to it.

@@ -46,6 +46,9 @@ struct ModuleRegistrations {
   /// Every method the class declares has its body in this translation unit:
   /// a member not registered there is not registered at all.
   bool AllMethodsSeen = true;
+  /// Every constructor the class declares has its body in this translation
+  /// unit (where LibTorch modules register what they hold).
+  bool ConstructorsSeen = true;
   /// The members the class's methods give a value or register.
   llvm::DenseMap<const FieldDecl *, MemberRegistration> Members;
   /// Some method registers something (a member or not).
@@ -59,9 +62,11 @@ ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
                                       const ApiTable &Api);
 
 /// A module class of the code's own that holds nothing ->to() would move
-/// and nothing eval() would change: every method seen, derived from the
-/// module base alone, no module or tensor member, no registration, no
-/// question about training mode. It runs on inputs of any device.
+/// and nothing eval() would change: every constructor seen, derived from the
+/// module base alone, no module or tensor member, no registration and no
+/// question about training mode in the methods seen (a `forward` defined in
+/// another file has nothing of its own to keep a device in). It runs on
+/// inputs of any device.
 bool holdsNoState(const CXXRecordDecl *RD, const ApiTable &Api);
 
 } // namespace devplace
