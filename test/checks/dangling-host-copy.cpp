@@ -100,3 +100,37 @@ float rows(const torch::Tensor &x, const torch::Tensor &index) {
   // FIXES: {{^ *}}float *picked = host_copy.data_ptr<float>();{{$}}
   return row[0] + picked[0];
 }
+
+// `t.cpu()` of a tensor proven on the host on every path is `t` itself, not
+// a copy: silent. The same code on a tensor that may be on a device, or one
+// whose device is unknown, is reported; so is a move that also converts the
+// type, which copies on the host too.
+float host_tensor_copied_to_host(bool gpu, const torch::Tensor &unseen) {
+  auto t = torch::ones({4});
+  float *p = t.cpu().data_ptr<float>();
+  float *q = t.to(torch::kCPU).data_ptr<float>();
+  torch::Device dev = gpu ? torch::kCUDA : torch::kCPU;
+  auto u = torch::ones({4}).to(dev);
+  float *r = u.cpu().data_ptr<float>();
+  // CHECK: :[[@LINE-1]]:22: warning: 'r' keeps a pointer into the temporary tensor 'u.cpu()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  // FIXES: {{^ *}}auto u_host = u.cpu();{{$}}
+  float *s = unseen.cpu().data_ptr<float>();
+  // CHECK: :[[@LINE-1]]:27: warning: 's' keeps a pointer into the temporary tensor 'unseen.cpu()', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  // FIXES: {{^ *}}auto unseen_host = unseen.cpu();{{$}}
+  float *d = t.to(torch::kCPU, torch::kDouble).data_ptr<float>();
+  // CHECK: :[[@LINE-1]]:48: warning: 'd' keeps a pointer into the temporary tensor 't.to(torch::kCPU, torch::kDouble)', which is destroyed at the end of this statement [devplace-dangling-host-copy]
+  // FIXES: {{^ *}}auto t_host = t.to(torch::kCPU, torch::kDouble);{{$}}
+  return p[0] + q[0] + r[0] + s[0] + d[0];
+}
+
+// Every iteration of the loop moves its element to the host device chosen
+// here: what is read after it is on the host.
+float replaced_on_the_host() {
+  torch::Device dev(torch::kCPU);
+  std::vector<torch::Tensor> v{torch::ones({4}), torch::ones({4})};
+  for (auto &x : v)
+    x = x.to(dev);
+  auto t = v[1];
+  float *p = t.cpu().data_ptr<float>();
+  return p[0];
+}

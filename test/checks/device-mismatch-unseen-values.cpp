@@ -81,3 +81,50 @@ void twins(torch::Tensor images, torch::Tensor target) {
   // CHECK: :[[@LINE-1]]:48: warning: 'target' is on a CUDA device and 'torch::relu(moved.logits.cpu())' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
   // CHECK: :[[@LINE-8]]:19: note: 'target' is moved to 'torch::kCUDA' here
 }
+
+// A module moved to a device the analysis does not know: its registered
+// members went there too, so they are unknown, not where the constructor
+// made them. Its twin is moved to a device the code chose.
+struct Scaled : torch::nn::Module {
+  Scaled() { w = register_parameter("w", torch::ones({4})); }
+  torch::Tensor w;
+};
+torch::Device configured_device();
+
+torch::Tensor moved_to_an_unseen_device() {
+  auto net = std::make_shared<Scaled>();
+  net->to(configured_device());
+  return net->w * torch::ones({4});
+}
+
+torch::Tensor moved_to_cuda() {
+  auto net = std::make_shared<Scaled>();
+  net->to(torch::kCUDA);
+  return net->w * torch::ones({4});
+  // CHECK: :[[@LINE-1]]:17: warning: 'net->w' is on a CUDA device and 'torch::ones({4})' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-3]]:8: note: 'net' is moved to 'torch::kCUDA' here
+}
+
+// A lambda without conditions of its own returns its capture's device in
+// the valuations of the function that made it: the module and the tensor
+// follow one availability, so they never differ. Its twin moves the module
+// to CUDA whatever is available.
+torch::Tensor lambda_follows_the_same_choice() {
+  torch::Device dev = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  auto move = [&](torch::Tensor x) { return x.to(dev); };
+  auto t = move(torch::ones({4}));
+  auto net = std::make_shared<Scaled>();
+  net->to(dev);
+  return net->w * t;
+}
+
+torch::Tensor lambda_against_cuda() {
+  torch::Device dev = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  auto move = [&](torch::Tensor x) { return x.to(dev); };
+  auto t = move(torch::ones({4}));
+  auto net = std::make_shared<Scaled>();
+  net->to(torch::kCUDA);
+  return net->w * t;
+  // CHECK: :[[@LINE-1]]:17: warning: 'net->w' may be on a CUDA device and 't' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-3]]:8: note: 'net' is moved to 'torch::kCUDA' here
+}

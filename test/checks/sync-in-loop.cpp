@@ -82,3 +82,29 @@ double host_tensors(int batches) {
     sum += step(torch::randn({8})).sum().item<double>();
   return sum;
 }
+
+// A product of tensors is work queued in the loop (a binary `*`, not the
+// unary one that reads through an iterator): each `.item()` waits for it.
+double weighted_sum(bool gpu, int batches) {
+  torch::Device device = gpu ? torch::kCUDA : torch::kCPU;
+  auto w = torch::ones({8}).to(device);
+  double total = 0;
+  for (int b = 0; b < batches; ++b) {
+    auto y = w * (b + 1);
+    total += y.sum().item<double>();
+    // CHECK: :[[@LINE-1]]:22: warning: 'y.sum()' may be on a CUDA device and '.item()' copies it to the host on every iteration, so the loop waits for the GPU each time [devplace-sync-in-loop]
+    // CHECK: :[[@LINE-7]]:26: note: 'device' is a CUDA device when 'gpu' is true
+    // CHECK: :[[@LINE-7]]:29: note: 'w' is moved to 'device' here
+    // CHECK: :[[@LINE-5]]:10: note: 'y' is assigned here
+    // CHECK: :[[@LINE-5]]:22: note: keep the running value on the device (a tensor sum such as 'total += y.sum().detach()') and read it once after the loop
+  }
+  return total;
+}
+
+// Its twin reads a history back through iterators (unary `*`): no work.
+double read_back(const std::vector<torch::Tensor> &history) {
+  double total = 0;
+  for (auto it = history.begin(); it != history.end(); ++it)
+    total += (*it).item<double>();
+  return total;
+}
