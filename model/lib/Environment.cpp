@@ -169,7 +169,7 @@ void Environment::assignMember(MemberSlot Slot, Fact F, SourceLocation Loc,
 void Environment::setMembers(
     const VarDecl *VD, const std::optional<llvm::SmallVector<Fact, 2>> &Facts,
     const Fact &Otherwise, SourceLocation Loc) {
-  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+  const CXXRecordDecl *RD = VD->getType().getNonReferenceType()->getAsCXXRecordDecl();
   for (const FieldDecl *Field : RD->fields())
     if (Scope.hasMemberFact(Field)) {
       unsigned I = Field->getFieldIndex();
@@ -270,7 +270,7 @@ void Environment::forgetValueAt(const Expr *Place, SourceLocation Loc) {
 void Environment::forgetMembers(const VarDecl *Obj) {
   if (Scope.Storage.keepsMembers(Obj))
     for (const FieldDecl *Field :
-         Obj->getType()->getAsCXXRecordDecl()->fields())
+         Obj->getType().getNonReferenceType()->getAsCXXRecordDecl()->fields())
       if (Scope.hasMemberFact(Field))
         Cur->Members[MemberSlot(Obj, Field)] = Fact::unknown();
   forgetReferencesInto(Obj);

@@ -165,6 +165,7 @@ void Places::scan(const FunctionDecl *FD) {
           !VD->getType()->isReferenceType() &&
           P->splitsIntoMembers(VD->getType()))
         Objects.insert(VD);
+
       // `Stats &r = s;` (not the hidden variables of a range-for, which
       // only read). `auto &t = s.loss;` is a reference into a member: the
       // object keeps its facts, and the two forget each other's writes.
@@ -254,6 +255,13 @@ void Places::scan(const FunctionDecl *FD) {
     }
   } F;
   F.P = this;
+  // A parameter `Pair &p`: its members start as the caller's, and what the
+  // function leaves in them is part of its summary.
+  for (const ParmVarDecl *PD : FD->parameters())
+    if (PD->getType()->isLValueReferenceType() &&
+        !PD->getType().getNonReferenceType().isConstQualified() &&
+        splitsIntoMembers(PD->getType()))
+      F.Objects.insert(PD);
   F.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
   for (const VarDecl *VD : F.Objects)
     if (!F.Escaped.contains(VD))

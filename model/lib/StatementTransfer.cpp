@@ -109,9 +109,36 @@ void StatementTransfer::transfer(const Stmt *S) {
   auto Updates = A.Objects.memberUpdates(E);
   const VarDecl *Updated =
       Updates ? A.Objects.receiverObject(cast<CallExpr>(E)) : nullptr;
+  // A helper that follows the members of its reference parameter: the
+  // argument's members as the helper leaves them, the others as they were.
+  llvm::SmallVector<std::pair<MemberSlot, Fact>, 4> Followed;
+  if (Writer.Sum && Writer.Call)
+    for (unsigned I : Writer.Sum->ParamMembersFollowed) {
+      if (I + Writer.First >= Writer.Call->getNumArgs())
+        continue;
+      const VarDecl *VD =
+          A.Objects.memberObjectOf(Writer.Call->getArg(I + Writer.First));
+      if (!VD)
+        continue;
+      for (const FieldDecl *Field :
+           VD->getType().getNonReferenceType()->getAsCXXRecordDecl()->fields()) {
+        if (!Scope.hasMemberFact(Field))
+          continue;
+        MemberSlot Slot(VD, Field);
+        const Fact *Before = now().Members.lookup(Slot);
+        Fact After = Before ? *Before : Fact{};
+        for (const auto &[Index, ExitField, Exit] : Writer.Sum->ParamMemberOut)
+          if (Index == I && ExitField->getFieldIndex() == Field->getFieldIndex())
+            After = A.Summaries.fromSummary(Writer.Call, Writer.Def,
+                                            Writer.First, Exit);
+        Followed.push_back({Slot, After});
+      }
+    }
   for (const VarDecl *VD : Scope.Storage.objectsChangedBy(E))
     if (VD != Updated)
       A.Env.forgetMembers(VD);
+  for (const auto &[Slot, F] : Followed)
+    A.Env.setMember(Slot, F);
   if (Updates)
     for (const auto &[Slot, F] : *Updates) {
       A.Env.setMember(Slot, F);

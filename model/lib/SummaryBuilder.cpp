@@ -35,6 +35,24 @@ void SummaryBuilder::finish(const State &Exit) {
                    (F->Params & ~(1u << I)))) // another parameter's device
       Out.ParamOut.emplace_back(I, *F);
   }
+  // The members of a reference parameter to a plain struct that the
+  // function leaves with another value than the caller's.
+  for (unsigned I = 0; I < Scope.FD->getNumParams() && I < 32; ++I) {
+    const ParmVarDecl *P = Scope.FD->getParamDecl(I);
+    if (!Scope.Storage.keepsMembers(P) || !Exit.Reach || !Out.Complete)
+      continue;
+    Out.ParamMembersFollowed.push_back(I);
+    for (const FieldDecl *Field :
+         P->getType().getNonReferenceType()->getAsCXXRecordDecl()->fields()) {
+      if (!Scope.hasMemberFact(Field))
+        continue;
+      const Fact *F = Exit.Members.lookup(MemberSlot(P, Field));
+      if (!F)
+        Out.ParamMemberOut.emplace_back(I, Field, Fact::unknown());
+      else if (F->Host || F->Dev || F->Unknown || F->Params != (1u << I))
+        Out.ParamMemberOut.emplace_back(I, Field, *F);
+    }
+  }
   // A plain class's members at the exit, for callers' objects: those a
   // method may change, and those a constructor sets.
   if (Exit.Reach && Out.Complete) {

@@ -57,14 +57,23 @@ void WorklistDriver::setUpEntry(State &Entry) {
   Entry.Reach = AllValuations;
   for (unsigned I = 0; I < Scope.FD->getNumParams(); ++I) {
     const ParmVarDecl *P = Scope.FD->getParamDecl(I);
-    // Raw pointer parameters are not tracked: nothing says where they point.
-    DeviceCarrier PC = classifyType(P->getType());
-    if (PC == DeviceCarrier::None || PC == DeviceCarrier::Pointer)
-      continue;
     Fact F;
     F.Params = I < 32 ? 1u << I : 0;
     F.Unknown = I >= 32 ? AllValuations : 0;
     F.Why = Model.unit().originStep(P->getLocation(), P->getName());
+    // A reference to a plain struct: each member is the caller's, and what
+    // is left in them at the exit is part of the summary.
+    if (I < 32 && Scope.Storage.keepsMembers(P)) {
+      Scope.Storage.keepAlive(P);
+      for (const FieldDecl *Field :
+           P->getType().getNonReferenceType()->getAsCXXRecordDecl()->fields())
+        if (Scope.hasMemberFact(Field))
+          Entry.Members[MemberSlot(P, Field)] = F;
+    }
+    // Raw pointer parameters are not tracked: nothing says where they point.
+    DeviceCarrier PC = classifyType(P->getType());
+    if (PC == DeviceCarrier::None || PC == DeviceCarrier::Pointer)
+      continue;
     Entry.Vals[P] = F;
     // Its value at the exit is part of the summary: keep it to the end.
     if (Scope.isOutParam(P))

@@ -118,3 +118,22 @@ float changed_by_a_call(torch::Tensor a) {
   Stats empty;
   return s.loss.data_ptr<float>()[0] + empty.loss.data_ptr<float>()[0];
 }
+
+// A helper that moves one member of a struct passed by reference: the
+// caller's object gets that member's device from the helper's summary and
+// keeps the others as they were (still on the host).
+struct Batch {
+  torch::Tensor images;
+  torch::Tensor labels;
+};
+static void to_device(Batch &b, torch::Device d) { b.images = b.images.to(d); }
+
+float one_member_moved(bool gpu) {
+  torch::Device device = gpu ? torch::kCUDA : torch::kCPU;
+  Batch b{torch::ones({4}), torch::ones({4})};
+  to_device(b, device);
+  float label = b.labels.data_ptr<float>()[0];
+  return label + b.images.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:27: warning: 'b.images' may be on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-6]]:26: note: 'device' is a CUDA device when 'gpu' is true
+}

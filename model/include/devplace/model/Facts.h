@@ -15,6 +15,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -141,6 +142,13 @@ struct FunctionFacts {
   /// Parameters passed by non-const reference that the function leaves with
   /// another device: their value at the exit (callers update the argument).
   std::vector<std::pair<unsigned, Fact>> ParamOut;
+  /// Reference parameters to a plain struct whose members the function
+  /// follows (`void move(Pair &p, Device d) { p.a = p.a.to(d); }`): their
+  /// indices, and the members it leaves with another value than the
+  /// caller's (in the function's parameters; the parameter's own bit is
+  /// the caller's object). Callers keep the other members as they were.
+  std::vector<unsigned> ParamMembersFollowed;
+  std::vector<std::tuple<unsigned, const FieldDecl *, Fact>> ParamMemberOut;
   /// For a method of a plain class (one whose objects keep a fact per
   /// member, see MemberObjects): each member's value at the exit. Members
   /// are symbolic at the entry, after the parameters (bit NumParams + k for
