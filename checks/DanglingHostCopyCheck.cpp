@@ -185,9 +185,9 @@ const VarDecl *localBuffer(const ApiTable &Api, const Expr *E,
              : nullptr;
 }
 
-const CXXMemberCallExpr *storedTemporaryPointer(const ApiTable &Api,
-                                                const Expr *Init,
-                                                const ReturnsItsTensor &Itself) {
+const CXXMemberCallExpr *
+storedTemporaryPointer(const ApiTable &Api, const Expr *Init,
+                       const ReturnsItsTensor &Itself) {
   return storedPointer(Api, Init, [&](const Expr *Obj) {
     return isTemporary(Api, Obj, Itself);
   });
@@ -406,7 +406,8 @@ void DanglingHostCopyCheck::report(const FunctionDecl *FD,
       escapes(Value, "the returned value");
       // A view made in the return statement over a temporary, or over a
       // buffer of the function's own.
-      if (const CXXMemberCallExpr *MC = storedTemporaryPointer(*Table, Value, Itself))
+      if (const CXXMemberCallExpr *MC =
+              storedTemporaryPointer(*Table, Value, Itself))
         Check->diag(MC->getExprLoc(),
                     "the returned value keeps a pointer into the temporary "
                     "tensor '%0', which is destroyed at the end of this "
@@ -436,7 +437,8 @@ void DanglingHostCopyCheck::report(const FunctionDecl *FD,
         return true;
       for (const Expr *Arg : CE->arguments())
         if (Arg->getType()->isPointerType())
-          if (const CXXMemberCallExpr *MC = storedTemporaryPointer(*Table, Arg, Itself))
+          if (const CXXMemberCallExpr *MC =
+                  storedTemporaryPointer(*Table, Arg, Itself))
             Check->diag(MC->getExprLoc(),
                         "'%0' keeps a pointer into the temporary tensor '%1' "
                         "beyond the call, and the tensor is destroyed at the "

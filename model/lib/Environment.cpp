@@ -169,7 +169,8 @@ void Environment::assignMember(MemberSlot Slot, Fact F, SourceLocation Loc,
 void Environment::setMembers(
     const VarDecl *VD, const std::optional<llvm::SmallVector<Fact, 2>> &Facts,
     const Fact &Otherwise, SourceLocation Loc) {
-  const CXXRecordDecl *RD = VD->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  const CXXRecordDecl *RD =
+      VD->getType().getNonReferenceType()->getAsCXXRecordDecl();
   for (const FieldDecl *Field : RD->fields())
     if (Scope.hasMemberFact(Field)) {
       unsigned I = Field->getFieldIndex();

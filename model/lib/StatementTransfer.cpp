@@ -120,15 +120,18 @@ void StatementTransfer::transfer(const Stmt *S) {
           A.Objects.memberObjectOf(Writer.Call->getArg(I + Writer.First));
       if (!VD)
         continue;
-      for (const FieldDecl *Field :
-           VD->getType().getNonReferenceType()->getAsCXXRecordDecl()->fields()) {
+      for (const FieldDecl *Field : VD->getType()
+                                        .getNonReferenceType()
+                                        ->getAsCXXRecordDecl()
+                                        ->fields()) {
         if (!Scope.hasMemberFact(Field))
           continue;
         MemberSlot Slot(VD, Field);
         const Fact *Before = now().Members.lookup(Slot);
         Fact After = Before ? *Before : Fact{};
         for (const auto &[Index, ExitField, Exit] : Writer.Sum->ParamMemberOut)
-          if (Index == I && ExitField->getFieldIndex() == Field->getFieldIndex())
+          if (Index == I &&
+              ExitField->getFieldIndex() == Field->getFieldIndex())
             After = A.Summaries.fromSummary(Writer.Call, Writer.Def,
                                             Writer.First, Exit);
         Followed.push_back({Slot, After});

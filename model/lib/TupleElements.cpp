@@ -68,7 +68,8 @@ TupleElements::elementFacts(const Expr *E) {
   } else if (const VarDecl *VD = A.Objects.memberObjectOf(E)) {
     // A local object: its members' facts here, by field index.
     llvm::SmallVector<Fact, 2> Out;
-    for (const FieldDecl *Field : VD->getType().getNonReferenceType()->getAsCXXRecordDecl()->fields())
+    for (const FieldDecl *Field :
+         VD->getType().getNonReferenceType()->getAsCXXRecordDecl()->fields())
       if (const Fact *F = now().Members.lookup(MemberSlot(VD, Field)))
         Out.push_back(*F);
       else
