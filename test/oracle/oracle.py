@@ -9,7 +9,8 @@ helpers with a body in the file, helpers and a module's forward declared
 here and defined in a second translation unit, structs returned and passed,
 structured bindings, vectors, maps, pairs, tuples, references, pointers,
 range-for by reference, lambdas, out-parameters, modules moved with ->to)
-and ends in one sink: a host read of its memory, an accessor, an operation
+and ends in one sink: a host read of its memory (an element, std::memcpy, a
+std::vector copy), an accessor, an operation
 with a CPU tensor or a 0-dim one (which never fails), a per-iteration
 .item() in a loop that queues work (and one under a logging interval), a
 read of a non_blocking copy, a pointer into a freed .cpu() copy, and a
@@ -75,6 +76,7 @@ CHAINS = [
     ("options", "auto t = torch::ones({4}, torch::TensorOptions().device(dev));", 0, None),
     ("branch", "auto t = torch::ones({4});\n  if (f1)\n    t = t.to(dev);", 1, None),
     ("back-to-host", "auto t = torch::ones({4}).to(dev).cpu();", 0, None),
+    ("cuda-method", "auto t = torch::ones({4});\n  if (dev.is_cuda())\n    t = t.cuda();", 0, None),
     ("operator", "auto t = torch::relu(torch::ones({4}).to(dev)) * 2;", 0, None),
     ("helper", "auto t = oracle_move_here(torch::ones({4}), dev);", 0, None),
     ("helper-elsewhere", "auto t = oracle_move_elsewhere(torch::ones({4}), dev);", 0, "other file"),
@@ -107,6 +109,8 @@ CHAINS = [
 SINKS = [
     ("host-read", "volatile float hr = t.data_ptr<float>()[0];\n  (void)hr;", "devplace-host-sink", "host-read"),
     ("accessor", "auto hacc = t.accessor<float, 1>();\n  volatile float hr = hacc[0];\n  (void)hr;", "devplace-host-sink", "host-read"),
+    ("memcpy", "float hbuf[4];\n  std::memcpy(hbuf, t.data_ptr<float>(), sizeof hbuf);\n  volatile float hr = hbuf[0];\n  (void)hr;", "devplace-host-sink", "host-read"),
+    ("vector-copy", "std::vector<float> hv(t.data_ptr<float>(), t.data_ptr<float>() + 4);\n  volatile float hr = hv[0];\n  (void)hr;", "devplace-host-sink", "host-read"),
     ("cpu-operand", "auto hm = t + torch::ones({4});\n  (void)hm;", "devplace-device-mismatch", "mismatch"),
     ("scalar-operand", "auto hm = t * torch::tensor(2.0f);\n  (void)hm;", "devplace-device-mismatch", "mismatch"),
     ("item-in-loop", "long s0 = oracle_syncs();\n  double total = 0;\n  for (int i = 0; i < 3; ++i) {\n    auto y = t * (i + 1);\n    total += y.sum().item<double>();\n  }\n  oracle_each_iteration_synced(s0, 3);\n  (void)total;", "devplace-sync-in-loop", "sync"),
@@ -127,6 +131,7 @@ MODULES = {
 FAILURES = {"host-read": {86}, "mismatch": {3}, "sync": {88}, "pending": {89}, "freed": {87}}
 
 PRELUDE = """#include <torch/torch.h>
+#include <cstring>
 #include <map>
 #include <string>
 #include <tuple>
