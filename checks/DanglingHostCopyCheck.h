@@ -1,5 +1,4 @@
-//===--- DanglingHostCopyCheck.h - devplace-dangling-host-copy --------*- C++
-//-*-===//
+//===--- DanglingHostCopyCheck.h - devplace-dangling-host-copy -*- C++ -*-===//
 //
 // A raw pointer or non-owning view made from the data_ptr of a temporary
 // tensor (`x.cpu().data_ptr<T>()`) that outlives the full expression;

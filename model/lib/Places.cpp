@@ -165,7 +165,6 @@ void Places::scan(const FunctionDecl *FD) {
           !VD->getType()->isReferenceType() &&
           P->splitsIntoMembers(VD->getType()))
         Objects.insert(VD);
-
       // `Stats &r = s;` (not the hidden variables of a range-for, which
       // only read). `auto &t = s.loss;` is a reference into a member: the
       // object keeps its facts, and the two forget each other's writes.
