@@ -40,7 +40,11 @@ point (and the module class its sink defines) are compared:
               ("other file"), a write through a pointer ("not followed");
               those are counted apart, the price of "unknown".
 
-  oracle.py --build build --count 200 --seed 1 [--keep DIR] [--jobs 2]
+  oracle.py --build build --count 200 --seed 1 [--keep DIR] [--jobs 2] [--shrink]
+
+With --shrink, each disagreement is shrunk (its lines removed one at a time
+while the program compiles and disagrees in the same way) and printed: the
+case for a lit test, with its fix.
 
 Prints per construct and sink the entry points, valuations run, agreements
 and each kind of disagreement, and exits non-zero on any precision or
@@ -267,39 +271,51 @@ def indented(code):
     return [l if l.startswith("  ") else "  " + l for l in code.split("\n")]
 
 
-def generate(rng, count):
-    """The batch's program text and, per entry point, what it is made of."""
-    lines = PRELUDE.split("\n")
-    entries = []
+def choose(rng, count):
+    """Each entry point's parts: its module class, its body before the sink
+    (the device and the chain) and its sink, as lines, with what they are."""
+    parts = []
     for i in range(count):
         dname, dcode, _ = rng.choice(DEVICES)
         cname, ccode, _, unseen = rng.choice(CHAINS)
         sname, scode, check, kind = rng.choice(SINKS)
+        parts.append({
+            "device": dname, "chain": cname, "sink": sname, "check": check, "kind": kind,
+            "unseen": unseen,
+            "module": MODULES[sname].replace("@K", str(i)).split("\n") if sname in MODULES else [],
+            "body": indented(dcode) + indented(ccode),
+            "sink_lines": indented(scode.replace("@K", str(i)))})
+    return parts
+
+
+def render(parts):
+    """The batch's program text and, per entry point, where it is."""
+    lines = PRELUDE.split("\n")
+    entries = []
+    for i, part in enumerate(parts):
         first = len(lines) + 1
-        if sname in MODULES:
-            lines += MODULES[sname].replace("@K", str(i)).split("\n")
+        lines += part["module"]
         lines.append("void oracle_entry_%d(bool f0, bool f1) {" % i)
         lines.append("  (void)f0;")
         lines.append("  (void)f1;")
-        lines += indented(dcode) + indented(ccode)
+        lines += part["body"]
         lines.append("  oracle_reached();")
         sink_first = len(lines) + 1
-        lines += indented(scode.replace("@K", str(i)))
+        lines += part["sink_lines"]
         lines.append("}")
         # Where a finding may be: the sink's check on the sink's lines or in
         # the class the sink defines; a mixed-device operator the sink makes
         # with a module's member, on the sink's lines.
+        check = part["check"]
         accepted = [(sink_first, len(lines), check)]
-        if sname in MODULES:
+        if part["module"]:
             accepted += [(first, sink_first, check),
                          (sink_first, len(lines), "devplace-device-mismatch")]
-        entries.append({"index": i, "device": dname, "chain": cname, "sink": sname,
-                        "check": check, "kind": kind, "lines": (first, len(lines)),
-                        "accepted": accepted, "unseen": unseen})
+        entries.append(dict(part, index=i, lines=(first, len(lines)), accepted=accepted))
     lines.append("using Entry = void (*)(bool, bool);")
     lines.append("Entry oracle_entries[] = {%s};" % ", ".join(
-        "oracle_entry_%d" % i for i in range(count)))
-    lines.append("int oracle_entry_count = %d;" % count)
+        "oracle_entry_%d" % i for i in range(len(parts))))
+    lines.append("int oracle_entry_count = %d;" % len(parts))
     return "\n".join(lines) + "\n", entries
 
 
@@ -312,8 +328,14 @@ def torch_link_flags(build):
 
 
 def run_batch(args, seed, count, workdir):
-    rng = random.Random(seed)
-    program, entries = generate(rng, count)
+    return run_program(args, choose(random.Random(seed), count), workdir)
+
+
+def run_program(args, parts, workdir, quiet=False):
+    """Compiles and runs the entry points of parts; their outcomes and
+    devplace's findings (None, when quiet, for a program that does not
+    compile)."""
+    program, entries = render(parts)
     src = os.path.join(workdir, "programs.cpp")
     open(src, "w").write(program)
     open(os.path.join(workdir, "elsewhere.cpp"), "w").write(ELSEWHERE)
@@ -329,8 +351,10 @@ def run_batch(args, seed, count, workdir):
                               + torch_link_flags(args.build),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if compiled.returncode != 0:
+        if quiet:
+            return None
         sys.stdout.write(compiled.stdout[-4000:])
-        raise SystemExit("oracle: batch %d does not compile" % seed)
+        raise SystemExit("oracle: %s does not compile" % src)
     fake = os.path.join(args.build, "runtime", "libdevplace_fakecuda.so")
     outcomes = collections.defaultdict(list)  # index -> [(valuation, reached, status)]
     for available in (True, False):
@@ -385,6 +409,29 @@ def judge(entry, outcomes, findings):
     return "agree", ""
 
 
+def shrink(args, part, verdict, workdir):
+    """The entry point with its lines removed one at a time, as long as the
+    program still compiles and disagrees in the same way."""
+    def disagrees(trial):
+        ran = run_program(args, [trial], workdir, quiet=True)
+        return ran is not None and judge(ran[0][0], ran[1][0], ran[2])[0] == verdict
+
+    changed = True
+    while changed:
+        changed = False
+        for key in ("module", "body", "sink_lines"):
+            i = 0
+            while i < len(part[key]):
+                trial = dict(part, **{key: part[key][:i] + part[key][i + 1:]})
+                if disagrees(trial):
+                    part, changed = trial, True
+                else:
+                    i += 1
+    program, entries = render([part])
+    first, last = entries[0]["lines"]
+    return "\n".join(program.split("\n")[first - 1:last])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True, help="a devplace build with the fake CUDA device")
@@ -394,6 +441,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", help="keep the batches here")
+    ap.add_argument("--shrink", action="store_true",
+                    help="print each disagreement shrunk to the lines it needs")
     args = ap.parse_args()
     args.devplace = os.path.join(args.build, "tool", "devplace")
     root = args.keep or tempfile.mkdtemp(prefix="devplace-oracle-")
@@ -416,8 +465,9 @@ def main():
                 table[(e["chain"], e["sink"])][verdict] += 1
                 totals[verdict] += 1
                 if verdict in ("precision", "recall"):
-                    bad.append("batch%d line %d (%s, %s, %s): %s: %s" % (
-                        k, e["lines"][0], e["device"], e["chain"], e["sink"], verdict, why))
+                    bad.append(("batch%d line %d (%s, %s, %s): %s: %s" % (
+                        k, e["lines"][0], e["device"], e["chain"], e["sink"], verdict, why),
+                        e, verdict))
     print("%-24s %-19s %6s %6s %9s %6s %10s %12s" % (
         "construct", "sink", "points", "agree", "precision", "recall", "other file",
         "not followed"))
@@ -425,8 +475,14 @@ def main():
         print("%-24s %-19s %6d %6d %9d %6d %10d %12d" % (
             chain, sink, sum(c.values()), c["agree"], c["precision"], c["recall"],
             c["other file"], c["not followed"]))
-    for line in bad:
+    for line, e, verdict in bad:
         print("DISAGREEMENT " + line)
+        if args.shrink:
+            part = {k: v for k, v in e.items() if k not in ("index", "lines", "accepted")}
+            d = os.path.join(root, "shrink")
+            os.makedirs(d, exist_ok=True)
+            print("SHRUNK (%s, still a %s disagreement):\n%s" % (
+                e["sink"], verdict, shrink(args, part, verdict, d)))
     print("oracle: %d programs, %d entry points, %d valuations run: %d agree, %d precision "
           "and %d recall disagreements, %d through another file, %d through writes not "
           "followed" % (len(sizes), sum(sizes), valuations, totals["agree"],
