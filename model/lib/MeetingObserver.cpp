@@ -18,7 +18,11 @@ bool MeetingObserver::parameterless(const Expr *Module) const {
   return (!N.empty() &&
           (Api.endsWith(N, ApiRole::ParameterlessModule) ||
            Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule))) ||
-         holdsNoState(moduleClassOf(Module->getType()), Api);
+         holdsNoState(
+             moduleClassOf(Module->getType()), Api,
+             [&](const CXXRecordDecl *RD) -> const ModuleRegistrations & {
+               return Model.unit().registrations(RD);
+             });
 }
 
 void MeetingObserver::observe(const Expr *E) {

@@ -254,7 +254,10 @@ ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
   return R;
 }
 
-bool holdsNoState(const CXXRecordDecl *RD, const ApiTable &Api) {
+bool holdsNoState(
+    const CXXRecordDecl *RD, const ApiTable &Api,
+    llvm::function_ref<const ModuleRegistrations &(const CXXRecordDecl *)>
+        Scan) {
   RD = RD ? RD->getDefinition() : nullptr;
   if (!RD || RD->getNumBases() != 1)
     return false;
@@ -269,7 +272,9 @@ bool holdsNoState(const CXXRecordDecl *RD, const ApiTable &Api) {
                C == DeviceCarrier::Container;
       }))
     return false;
-  ModuleRegistrations R = scanRegistrations(RD, Api);
+  ModuleRegistrations Own;
+  const ModuleRegistrations &R =
+      Scan ? Scan(RD) : (Own = scanRegistrations(RD, Api));
   return R.ConstructorsSeen && !R.RegistersAnything && !R.ReadsTrainingMode;
 }
 

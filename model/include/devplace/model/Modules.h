@@ -13,6 +13,7 @@
 
 #include "devplace/model/ApiTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang {
 class CXXRecordDecl;
@@ -66,8 +67,13 @@ ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
 /// module base alone, no module or tensor member, no registration and no
 /// question about training mode in the methods seen (a `forward` defined in
 /// another file has nothing of its own to keep a device in). It runs on
-/// inputs of any device.
-bool holdsNoState(const CXXRecordDecl *RD, const ApiTable &Api);
+/// inputs of any device. \p Scan gives the class's registrations (a
+/// memoised one, where the caller keeps them; scanRegistrations otherwise),
+/// asked only of a class whose shape could hold nothing.
+bool holdsNoState(
+    const CXXRecordDecl *RD, const ApiTable &Api,
+    llvm::function_ref<const ModuleRegistrations &(const CXXRecordDecl *)>
+        Scan = nullptr);
 
 } // namespace devplace
 } // namespace clang
