@@ -331,6 +331,39 @@ def run_batch(args, seed, count, workdir):
     return run_program(args, choose(random.Random(seed), count), workdir)
 
 
+def compile_or_exit(args, command, what):
+    compiled = subprocess.run([args.clangxx, "-g", "-O0"] + command, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    if compiled.returncode != 0:
+        sys.stdout.write(compiled.stdout[-4000:])
+        raise SystemExit("oracle: %s does not compile" % what)
+
+
+def prepare(args, root):
+    """What every program of a run shares, compiled once into root/common:
+    the translation unit "elsewhere", the runner, and the prelude's headers
+    as a precompiled header (a program then compiles in seconds, which the
+    shrinker needs: it compiles once per line it tries to remove)."""
+    common = os.path.join(root, "common")
+    os.makedirs(common, exist_ok=True)
+    # The runtime's include folder has devplace/fakecuda.h.
+    runtime_include = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                   "runtime", "include")
+    args.flags = shlex.split(open(os.path.join(args.build, "libtorch.flags")).read())
+    args.flags.append("-I" + runtime_include)
+    headers = os.path.join(common, "prelude.h")
+    open(headers, "w").write("".join(l + "\n" for l in PRELUDE.split("\n")
+                                     if l.startswith("#include")))
+    args.pch = headers + ".pch"
+    compile_or_exit(args, args.flags + ["-x", "c++-header", headers, "-o", args.pch], headers)
+    args.objects = []
+    for name, text in (("elsewhere", ELSEWHERE), ("runner", RUNNER)):
+        src = os.path.join(common, name + ".cpp")
+        open(src, "w").write(text)
+        args.objects.append(src[:-4] + ".o")
+        compile_or_exit(args, args.flags + ["-c", src, "-o", args.objects[-1]], src)
+
+
 def run_program(args, parts, workdir, quiet=False):
     """Compiles and runs the entry points of parts; their outcomes and
     devplace's findings (None, when quiet, for a program that does not
@@ -338,16 +371,10 @@ def run_program(args, parts, workdir, quiet=False):
     program, entries = render(parts)
     src = os.path.join(workdir, "programs.cpp")
     open(src, "w").write(program)
-    open(os.path.join(workdir, "elsewhere.cpp"), "w").write(ELSEWHERE)
-    open(os.path.join(workdir, "runner.cpp"), "w").write(RUNNER)
-    flags = shlex.split(open(os.path.join(args.build, "libtorch.flags")).read())
+    flags = args.flags
     exe = os.path.join(workdir, "oracle")
-    # The runtime's include folder has devplace/fakecuda.h.
-    runtime_include = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                   "runtime", "include")
-    compiled = subprocess.run([args.clangxx, "-g", "-O0", "-I" + runtime_include] + flags
-                              + [src, os.path.join(workdir, "elsewhere.cpp"),
-                                 os.path.join(workdir, "runner.cpp"), "-o", exe]
+    compiled = subprocess.run([args.clangxx, "-g", "-O0", "-include-pch", args.pch] + flags
+                              + [src] + args.objects + ["-o", exe]
                               + torch_link_flags(args.build),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if compiled.returncode != 0:
@@ -443,10 +470,12 @@ def main():
     ap.add_argument("--keep", help="keep the batches here")
     ap.add_argument("--shrink", action="store_true",
                     help="print each disagreement shrunk to the lines it needs")
+    ap.add_argument("--devplace", help="the devplace to judge (default: the build's)")
     args = ap.parse_args()
-    args.devplace = os.path.join(args.build, "tool", "devplace")
+    args.devplace = args.devplace or os.path.join(args.build, "tool", "devplace")
     root = args.keep or tempfile.mkdtemp(prefix="devplace-oracle-")
     sizes = [min(args.batch, args.count - n) for n in range(0, args.count, args.batch)]
+    prepare(args, root)
 
     def one(k):
         d = os.path.join(root, "batch%d" % k)
