@@ -400,8 +400,8 @@ void HostSinkCheck::diagnose(const HostAccess &A, const FunctionDecl *FD,
   // Notes walk from the source to the sink.
   addProvenanceNotes(A.Why, Loc, SM);
   // Into the helper, down to the sink it reaches.
-  for (const HostAccess *In = A.Inner; In; In = In->Inner)
-    diag(In->Sink->getExprLoc(),
+  for (const HostAccess *In = A.Inner; In && In->At.isValid(); In = In->Inner)
+    diag(In->At,
          In->K == HostAccess::Helper
              ? "'%0' is passed on to '%1' here"
              : "'%0' reaches host code here, inside the helper",

@@ -48,6 +48,7 @@ extern llvm::cl::opt<std::string> CacheMaxSize;
 extern llvm::cl::opt<std::string> Shard;
 extern llvm::cl::opt<PreambleUse> Preamble;
 extern llvm::cl::opt<bool> TraverseHeaders;
+extern llvm::cl::opt<bool> ProjectSummaries;
 
 /// The options provider the command line selects: --config, --config-file,
 /// or the .clang-tidy files next to each source (clang-tidy's own

@@ -320,6 +320,18 @@ int main(int argc, const char **argv) {
   Settings.Preamble = Preamble;
   Settings.ToolIdentity = toolIdentity(argv[0]);
   Settings.ResourceDir = bundledResourceDir(argv[0], (void *)&toolIdentity);
+  // Summaries across files need the project's files: a database's.
+  clang::devplace::ProjectSummaries Summaries;
+  std::string SummariesPath =
+      Cache ? Cache->directory() + "/summaries.json" : std::string();
+  if (ProjectSummaries && FromDatabase) {
+    if (!SummariesPath.empty())
+      if (auto Text = MemoryBuffer::getFile(SummariesPath))
+        if (auto Kept = clang::devplace::ProjectSummaries::fromJSON(
+                (*Text)->getBuffer()))
+          Summaries = std::move(*Kept);
+    Settings.Summaries = &Summaries;
+  }
   analyseFiles(
       *Files, *Compilations,
       [] {
@@ -329,6 +341,13 @@ int main(int argc, const char **argv) {
       Settings, OnFileDone);
   if (Cache)
     Cache->evict();
+  if (Settings.Summaries && !SummariesPath.empty())
+    // Through a temporary file, renamed: a concurrent reader sees one or
+    // the other. A cache folder that cannot take it only loses the reuse.
+    consumeError(writeToOutput(SummariesPath, [&](raw_ostream &OS) {
+      OS << Summaries.toJSON();
+      return Error::success();
+    }));
   Bar.clear();
   Report.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)

@@ -26,6 +26,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <mutex>
+#include <set>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -264,7 +265,15 @@ static FileResult analyseFile(const std::string &File,
                       Effective.HeaderFilterRegex.value_or("").empty() &&
                       !Effective.SystemHeaders.value_or(false);
   ActionFactory Factory(Context, Result.Functions, FS, MainFileOnly);
+  clang::devplace::SummaryExchange Exchange;
+  Exchange.Imports = Settings.Summaries;
+  clang::devplace::SummaryExchange *&Current =
+      clang::devplace::currentSummaryExchange();
+  Current = Settings.Summaries ? &Exchange : nullptr;
   Tool.run(&Factory);
+  Current = nullptr;
+  Result.Exports = std::move(Exchange.Exports);
+  Result.Used = std::move(Exchange.Used);
   Result.Errors = DiagConsumer.take();
   for (ClangTidyError &E : Result.Errors)
     makePathsAbsolute(E);
@@ -380,11 +389,81 @@ static void choosePreambles(std::vector<Pending> &Work, PreambleStore &Store,
     }
 }
 
+/// Whether \p R used a summary that is not the one \p Summaries holds now.
+static bool usedStaleSummary(const FileResult &R,
+                             const clang::devplace::ProjectSummaries &Summaries) {
+  for (const auto &[Name, Hash] : R.Used) {
+    const clang::devplace::PortableSummary *Now = Summaries.find(Name);
+    if ((Now ? Now->hash() : 0) != Hash)
+      return true;
+  }
+  return false;
+}
+
+static void analyseOnce(const std::vector<std::string> &Files,
+                        const CompilationDatabase &Compilations,
+                        const OptionsProviderFactory &MakeOptions,
+                        const RunSettings &Settings,
+                        const std::function<void(FileResult &)> &Done);
+
 void analyseFiles(const std::vector<std::string> &Files,
                   const CompilationDatabase &Compilations,
                   const OptionsProviderFactory &MakeOptions,
                   const RunSettings &Settings,
                   const std::function<void(FileResult &)> &Done) {
+  if (!Settings.Summaries) {
+    analyseOnce(Files, Compilations, MakeOptions, Settings, Done);
+    return;
+  }
+  // Every file first (from the cache, or analysed with the summaries known
+  // before the run); then, in rounds, the files whose callees' summaries
+  // changed since they were analysed, until none did. Results are handed
+  // on at the end, each file's last.
+  clang::devplace::ProjectSummaries &Summaries = *Settings.Summaries;
+  std::map<std::string, FileResult> Results;
+  auto Keep = [&](FileResult &R) { Results[R.File] = std::move(R); };
+  analyseOnce(Files, Compilations, MakeOptions, Settings, Keep);
+  for (auto &[File, R] : Results)
+    Summaries.replaceFile(File, R.Exports);
+  RunSettings Again = Settings;
+  Again.Cache = nullptr; // stored below, once, with the last result
+  std::set<std::string> Changed;
+  for (unsigned Round = 0; Round < MaxSummaryRounds; ++Round) {
+    std::vector<std::string> Stale;
+    for (const auto &[File, R] : Results)
+      if (usedStaleSummary(R, Summaries))
+        Stale.push_back(File);
+    if (Stale.empty())
+      break;
+    for (const std::string &File : Stale)
+      if (Results[File].FromCache && Settings.Cache)
+        --Settings.Cache->Hits; // its result is the new analysis's
+    analyseOnce(Stale, Compilations, MakeOptions, Again, Keep);
+    for (const std::string &File : Stale) {
+      Summaries.replaceFile(File, Results[File].Exports);
+      Changed.insert(File);
+    }
+  }
+  for (const std::string &File : Files) {
+    auto It = Results.find(File);
+    if (It == Results.end())
+      continue;
+    FileResult &R = It->second;
+    if (Settings.Cache && Changed.count(File)) {
+      ClangTidyContext Context(MakeOptions());
+      Settings.Cache->store(cacheKey(*Settings.Cache, File, Compilations,
+                                     Context, Settings.ApplyAnyFix),
+                            R, R.Dependencies);
+    }
+    Done(R);
+  }
+}
+
+static void analyseOnce(const std::vector<std::string> &Files,
+                        const CompilationDatabase &Compilations,
+                        const OptionsProviderFactory &MakeOptions,
+                        const RunSettings &Settings,
+                        const std::function<void(FileResult &)> &Done) {
   std::mutex DoneLock;
   auto Report = [&](FileResult &R) {
     std::lock_guard<std::mutex> Guard(DoneLock);

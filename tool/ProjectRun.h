@@ -12,6 +12,7 @@
 
 #include "Findings.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "devplace/model/ProjectSummaries.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include <functional>
 #include <map>
@@ -27,6 +28,11 @@ struct FileResult {
   FunctionIndex Functions;
   /// What the parse read (DependencyRecorder's), with a cache.
   std::map<std::string, std::string> Dependencies;
+  /// With project summaries: those of the functions this file defines, and
+  /// each function of another file it looked up, with the hash of the
+  /// summary it found (0: none).
+  std::map<std::string, clang::devplace::PortableSummary> Exports;
+  std::map<std::string, uint64_t> Used;
 };
 
 using OptionsProviderFactory =
@@ -54,7 +60,17 @@ struct RunSettings {
   /// Clang's headers installed beside the binary (the wheel's); "" for
   /// LLVM's own. A command's own -resource-dir comes after it and wins.
   std::string ResourceDir;
+  /// The project's summaries (ProjectSummaries.h): each file is analysed
+  /// with those of the functions it calls but does not define, and leaves
+  /// its own in it; a file whose callees' summaries changed after it was
+  /// analysed (or cached) is analysed again, for at most MaxSummaryRounds
+  /// rounds. None: each file alone.
+  clang::devplace::ProjectSummaries *Summaries = nullptr;
 };
+
+/// Rounds of re-analysis after the first: a chain of calls across files
+/// settles in one round per file it crosses; the bound keeps a run short.
+inline constexpr unsigned MaxSummaryRounds = 3;
 
 /// Analyses `Files` on `Settings.Jobs` threads; `Done` is called once per
 /// file, on the worker's thread but never concurrently with itself.

@@ -151,8 +151,13 @@ static json::Object resultToJson(const FileResult &R) {
       List.push_back(json::Array{S.Begin, S.End, S.Name});
     Functions[File] = std::move(List);
   }
+  json::Object Used;
+  for (const auto &[Name, Hash] : R.Used)
+    Used[Name] = llvm::utohexstr(Hash);
   return json::Object{{"errors", std::move(Errors)},
-                      {"functions", std::move(Functions)}};
+                      {"functions", std::move(Functions)},
+                      {"exports", clang::devplace::summariesToJSON(R.Exports)},
+                      {"used", std::move(Used)}};
 }
 
 /// Reads what messageToJson wrote; false when anything is missing or wrong.
@@ -206,8 +211,20 @@ static bool messageFromJson(const json::Value *V,
 static bool resultFromJson(const json::Object *O, FileResult &R) {
   const json::Array *Errors = O ? O->getArray("errors") : nullptr;
   const json::Object *Functions = O ? O->getObject("functions") : nullptr;
-  if (!Errors || !Functions)
+  auto Exports = O ? O->getString("exports") : std::nullopt;
+  const json::Object *Used = O ? O->getObject("used") : nullptr;
+  if (!Errors || !Functions || !Exports || !Used)
     return false;
+  if (auto M = clang::devplace::summariesFromJSON(*Exports))
+    R.Exports = std::move(*M);
+  else
+    return false;
+  for (const auto &[Name, Hash] : *Used) {
+    uint64_t H = 0;
+    if (!Hash.getAsString() || Hash.getAsString()->getAsInteger(16, H))
+      return false;
+    R.Used[Name.str()] = H;
+  }
   for (const json::Value &V : *Errors) {
     const json::Object *E = V.getAsObject();
     if (!E)

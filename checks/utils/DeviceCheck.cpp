@@ -63,6 +63,7 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
   if (!DA) {
     AnalysisOptions Opts;
     Opts.MaxVisitsPerBlock = std::max(1u, VisitsPerBlockLimit);
+    Opts.Project = currentSummaryExchange();
     DA = std::make_unique<DeviceModel>(Ctx, api(), Opts);
   }
   std::vector<const FunctionDecl *> Functions =
@@ -70,6 +71,7 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Analysed.count(DA.get())) {
     DA->analyzeAll(Functions);
     Analysed.insert(DA.get());
+    exportSummaries(*DA, Functions, Ctx.getSourceManager());
   }
   startTranslationUnit();
   if (ReportAnalysisLimits && !DA->membersSettled() && !Functions.empty() &&
@@ -91,6 +93,21 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
     Model = DA.get();
     report(FD, R, Ctx);
   }
+}
+
+void DeviceCheck::exportSummaries(
+    DeviceModel &DA, const std::vector<const FunctionDecl *> &Functions,
+    const SourceManager &SM) {
+  // The first analysis of a unit speaks for it: the summaries of the
+  // functions the main file defines, for the project's other files.
+  SummaryExchange *Project = currentSummaryExchange();
+  if (!Project || Project->Exported)
+    return;
+  Project->Exported = true;
+  for (const FunctionDecl *FD : Functions)
+    if (SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      if (std::string Name = linkageName(FD); !Name.empty())
+        Project->Exports[Name] = DA.exported(FD);
 }
 
 void DeviceCheck::addProvenanceNotes(const Step *Why, SourceLocation At,

@@ -35,6 +35,12 @@ protected:
                           const SourceManager &SM);
 
 private:
+  /// Hands the project (when a front end runs one) the summaries of the
+  /// main file's functions.
+  static void exportSummaries(DeviceModel &DA,
+                              const std::vector<const FunctionDecl *> &Functions,
+                              const SourceManager &SM);
+
   const DeviceModel *Model = nullptr;
   /// Also analyse functions defined outside the main file (a stress and
   /// audit mode: LibTorch's headers hold tens of thousands of them).

@@ -165,7 +165,7 @@ Fact CallResults::evalMemberCall(const CXXMemberCallExpr *MC) {
   // Any other method that returns a tensor (a module's forward, a holder's
   // call operator): its result follows its inputs.
   if (const FunctionDecl *Callee = MC->getMethodDecl();
-      Callee && Callee->hasBody() &&
+      Callee && (Callee->hasBody() || Model.imported(Callee)) &&
       !Api.inNamespace(QName, ApiRole::LibraryNamespace))
     return callSummary(MC, Callee);
   Fact R = joinArgs(MC, /*TensorsOnly=*/true);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FunctionAnalysis.h"
+#include "SummaryPorting.h"
 #include "TranslationUnitState.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -24,6 +25,9 @@ AnalysisStats &analysisStats() {
 }
 
 const FunctionFacts &DeviceModel::analyze(const FunctionDecl *FD) {
+  if (!FD->hasBody())
+    if (const FunctionFacts *Facts = imported(FD))
+      return *Facts;
   auto &Slot = Results[FD];
   if (Slot)
     return *Slot;
@@ -47,6 +51,35 @@ const FunctionFacts &DeviceModel::analyze(const FunctionDecl *FD) {
   auto &Final = Results[FD];
   Final = std::move(Result);
   return *Final;
+}
+
+const FunctionFacts *DeviceModel::imported(const FunctionDecl *FD) {
+  SummaryExchange *Project = Opts.Project;
+  if (!Project || !FD || FD->hasBody())
+    return nullptr;
+  FD = FD->getCanonicalDecl();
+  if (auto It = Imports.find(FD); It != Imports.end())
+    return It->second.get();
+  std::unique_ptr<FunctionFacts> &Slot = Imports[FD];
+  // LibTorch's own functions are declared in its headers and defined in
+  // its libraries: never the project's.
+  SourceManager &SM = Ctx.getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) ||
+      Api.inNamespace(Unit->qualifiedName(FD), ApiRole::LibraryNamespace))
+    return nullptr;
+  std::string Name = linkageName(FD);
+  if (Name.empty())
+    return nullptr;
+  const PortableSummary *S =
+      Project->Imports ? Project->Imports->find(Name) : nullptr;
+  Project->Used[Name] = S ? S->hash() : 0;
+  if (S)
+    Slot = importSummary(*S, FD, *Unit, SM);
+  return Slot.get();
+}
+
+PortableSummary DeviceModel::exported(const FunctionDecl *FD) {
+  return exportSummary(FD, analyze(FD), Ctx.getSourceManager());
 }
 
 void DeviceModel::trace(const FunctionDecl *FD, TraceFn Fn) {

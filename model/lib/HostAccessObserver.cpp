@@ -51,6 +51,7 @@ void HostAccessObserver::access(HostAccess::Kind K, const Expr *Sink,
   Access.Params = Params;
   Access.ParamsWhen = Params ? ParamsWhen : AllValuations;
   Access.Inner = Inner;
+  Access.At = Sink->getExprLoc();
   Out.Accesses.push_back(std::move(Access));
 }
 

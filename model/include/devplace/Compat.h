@@ -64,6 +64,23 @@ inline QualType recordType(const ASTContext &Context, const RecordDecl *RD) {
 #endif
 }
 
+/// A place in \p File (opened in \p SM if the translation unit did not
+/// read it), or an invalid location when the file cannot be read: where a
+/// note walks into another translation unit. LLVM 16 takes a FileEntry,
+/// later versions a FileEntryRef.
+inline SourceLocation locationIn(SourceManager &SM, llvm::StringRef File,
+                                 unsigned Line, unsigned Column) {
+  OptionalFileEntryRef FE = SM.getFileManager().getOptionalFileRef(File);
+  if (!FE || !Line)
+    return {};
+#if LLVM_VERSION_MAJOR >= 17
+  FileID FID = SM.getOrCreateFileID(*FE, SrcMgr::C_User);
+#else
+  FileID FID = SM.getOrCreateFileID(&FE->getFileEntry(), SrcMgr::C_User);
+#endif
+  return SM.translateLineCol(FID, Line, std::max(1u, Column));
+}
+
 /// The DiagnosticsEngine a ClangTidyContext reports through. LLVM 21 made
 /// DiagnosticOptions a plain object that the engine borrows, and the context
 /// owns it (setDiagnosticsEngine takes it); before, the engine shared it.

@@ -16,6 +16,7 @@
 #include "devplace/model/ApiTable.h"
 #include "devplace/model/Facts.h"
 #include "devplace/model/Modules.h"
+#include "devplace/model/ProjectSummaries.h"
 #include "devplace/model/Types.h"
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -63,8 +64,17 @@ public:
   DeviceModel(ASTContext &Ctx, ApiTable Api, AnalysisOptions Opts);
   ~DeviceModel();
 
-  /// Analyses \p FD (which must have a body); memoised.
+  /// Analyses \p FD (which must have a body, or a summary from another
+  /// translation unit: imported()); memoised.
   const FunctionFacts &analyze(const FunctionDecl *FD);
+
+  /// The facts of \p FD, declared here and defined in another translation
+  /// unit of the project, from that unit's summary; null when the project
+  /// has none (or \p FD has a body here). Memoised; each name looked up is
+  /// recorded in the exchange, found or not.
+  const FunctionFacts *imported(const FunctionDecl *FD);
+  /// The summary of \p FD (defined here) for other translation units.
+  PortableSummary exported(const FunctionDecl *FD);
 
   /// Analyses all of \p Functions. Class members are summarised across the
   /// translation unit (the join of every value written to them, whichever
@@ -94,6 +104,8 @@ private:
   ApiTable Api;
   AnalysisOptions Opts;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Results;
+  /// imported()'s answers, by canonical declaration (null: none).
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Imports;
   static constexpr unsigned MaxMemberRounds = 4;
   bool MembersSettled = true;
   std::unique_ptr<TranslationUnitState> Unit;

@@ -40,6 +40,9 @@ struct HostAccess {
   uint32_t Params = 0; ///< parameters of the function whose memory it is
   Mask ParamsWhen = AllValuations;   ///< valuations under which it is theirs
   const HostAccess *Inner = nullptr; ///< for Helper: the access in the callee
+  /// Where it is: Sink's place, or for the summary of a function defined in
+  /// another translation unit (which has no Sink here) its place there.
+  SourceLocation At = {};
 };
 
 /// Two values meet in one operation that needs them on one device: tensor
@@ -168,7 +171,13 @@ struct FunctionFacts {
   unsigned Visits = 0;  ///< block visits made (Budget when cut short)
 };
 
+struct SummaryExchange;
+
 struct AnalysisOptions {
+  /// The project's summaries of functions defined in other translation
+  /// units, and where this unit records what it used of them; none for one
+  /// file on its own (ProjectSummaries.h).
+  SummaryExchange *Project = nullptr;
   /// Upper bound on block visits, as a multiple of the number of blocks.
   /// Measured (bench/bounds.py): real LibTorch code, the generated
   /// workloads and every inline function of <torch/torch.h>,
