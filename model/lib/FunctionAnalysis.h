@@ -54,6 +54,10 @@
 //   TranslationUnitState.cpp what the model keeps across the translation
 //                         unit: memos, members' summaries, captures,
 //                         registrations, the steps' arena
+//   ProjectSummaries.cpp  summaries that cross translation units, keyed by
+//                         linkage name, and their JSON
+//   SummaryPorting.cpp    a function's facts to and from that portable form
+//                         (steps placed by file, line and column)
 //   ApiTable.cpp Lattice.cpp Modules.cpp Provenance.cpp Questions.cpp
 //   Types.cpp             the table, the lattice, module registrations,
 //                         notes, the rules' questions, type classes
