@@ -41,6 +41,11 @@ point (and the module class its sink defines) are compared:
               those are counted apart, the price of "unknown".
 
   oracle.py --build build --count 200 --seed 1 [--keep DIR] [--jobs 2] [--shrink]
+            [--project]
+
+With --project, each program and the second translation unit are analysed
+as one project (a compile_commands.json of both): calls into the other file
+follow its summaries, and "other file" is judged like the rest.
 
 With --shrink, each disagreement is shrunk (its lines removed one at a time
 while the program compiles and disagrees in the same way) and printed: the
@@ -394,11 +399,26 @@ def run_program(args, parts, workdir, quiet=False):
             i, v, reached, status = map(int, line.split())
             outcomes[i].append(((v, available), bool(reached), status))
     report = os.path.join(workdir, "findings.json")
-    subprocess.run([args.devplace, "--checks=-*,devplace-*",
-                    "--format=json", "--output=" + report, src, "--"] + flags,
+    if args.project:
+        # The program and the translation unit "elsewhere" as one project:
+        # devplace follows calls into it through the project's summaries.
+        other = os.path.join(workdir, "elsewhere.cpp")
+        open(other, "w").write(ELSEWHERE)
+        json.dump([{"directory": workdir, "file": f,
+                    "arguments": [args.clangxx] + flags + ["-c", f]} for f in (src, other)],
+                  open(os.path.join(workdir, "compile_commands.json"), "w"))
+        command = [args.devplace, "-p", workdir, "-j", "1"]
+        for e in entries:
+            if e["unseen"] == "other file":
+                e["unseen"] = None
+    else:
+        command = [args.devplace, src, "--"] + flags
+    subprocess.run(command[:1] + ["--checks=-*,devplace-*", "--format=json",
+                                  "--output=" + report] + command[1:],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     findings = [(f["line"], f["check"], f["message"])
-                for f in json.load(open(report)).get("findings", [])]
+                for f in json.load(open(report)).get("findings", [])
+                if os.path.basename(f["file"]) == "programs.cpp"]
     return entries, outcomes, findings
 
 
@@ -471,6 +491,9 @@ def main():
     ap.add_argument("--shrink", action="store_true",
                     help="print each disagreement shrunk to the lines it needs")
     ap.add_argument("--devplace", help="the devplace to judge (default: the build's)")
+    ap.add_argument("--project", action="store_true",
+                    help="analyse each program with the second translation unit as one "
+                    "project (compile_commands.json): calls into it follow its summaries")
     args = ap.parse_args()
     args.devplace = args.devplace or os.path.join(args.build, "tool", "devplace")
     root = args.keep or tempfile.mkdtemp(prefix="devplace-oracle-")
