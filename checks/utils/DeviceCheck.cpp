@@ -21,8 +21,14 @@ struct Shared {
   std::map<std::string, std::unique_ptr<DeviceModel>> Analyses;
   std::set<const DeviceModel *> Analysed; // analyzeAll has run
   std::set<const Decl *> Remarked;        // cut-short remarks already emitted
+  /// The unit's exchange when the front end gave none but the process
+  /// has summaries (an editor's server): imports only.
+  SummaryExchange Imports;
 
   void reset(const ASTContext *For) {
+    Imports = SummaryExchange();
+    Imports.Imports = processSummaries();
+    Imports.Exported = true; // nobody collects them
     Remarked.clear();
     Analysed.clear();
     Analyses.clear();
@@ -64,6 +70,8 @@ void DeviceCheck::check(const MatchFinder::MatchResult &Result) {
     AnalysisOptions Opts;
     Opts.MaxVisitsPerBlock = std::max(1u, VisitsPerBlockLimit);
     Opts.Project = currentSummaryExchange();
+    if (!Opts.Project && SharedAnalyses.Imports.Imports)
+      Opts.Project = &SharedAnalyses.Imports;
     DA = std::make_unique<DeviceModel>(Ctx, api(), Opts);
   }
   std::vector<const FunctionDecl *> Functions =

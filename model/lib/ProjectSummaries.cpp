@@ -311,6 +311,11 @@ SummaryExchange *&currentSummaryExchange() {
   return Current;
 }
 
+const ProjectSummaries *&processSummaries() {
+  static const ProjectSummaries *Summaries = nullptr;
+  return Summaries;
+}
+
 std::string linkageName(const FunctionDecl *FD) {
   if (!FD || !FD->isExternallyVisible() || FD->isDependentContext() ||
       isa<CXXConstructorDecl>(FD) || isa<CXXDestructorDecl>(FD))

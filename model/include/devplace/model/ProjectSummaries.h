@@ -126,6 +126,12 @@ struct SummaryExchange {
 /// front end that runs a project (none: one file, today's behaviour).
 SummaryExchange *&currentSummaryExchange();
 
+/// Summaries every translation unit of the process may import when no
+/// front end set an exchange: an editor's server, which analyses one file at
+/// a time, reads the ones a project run kept (set once, before any
+/// analysis).
+const ProjectSummaries *&processSummaries();
+
 /// \p FD's linkage name, or "" when it has none a linker would share (a
 /// static function, a lambda, a template, a function in an anonymous
 /// namespace).

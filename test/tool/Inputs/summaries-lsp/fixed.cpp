@@ -1,0 +1,6 @@
+#include "helpers.h"
+
+float read_moved(const torch::Tensor &x) {
+  auto t = host_copy(on_gpu(x));
+  return t.data_ptr<float>()[0];
+}
