@@ -16,7 +16,12 @@ CMake to get compile_commands.json, and measures with the same -j:
                  devplace ran before the shared preamble)
   cold           devplace -p build with an empty --cache-dir (a shared
                  preamble of the files' leading #includes, main-file
-                 traversal); its findings are compared with whole AST's
+                 traversal, project summaries: every fourth generated file
+                 calls a helper the next one defines, and is analysed
+                 again once that file's summary is known); its findings
+                 are compared with whole AST's
+  alone          the same without project summaries (each file alone,
+                 no cache): what the summaries' second round costs
   warm           the same again, nothing changed
   one source     after appending a comment to one source file
   header         after changing the header every file includes
@@ -84,13 +89,20 @@ double train(std::vector<torch::Tensor> &batches, History &h) {{
   for (auto &b : batches) {{
     auto [on_device, on_host] = split(b, device);
     h.add((on_device * 2).sum());
-    elementwise(on_host, 4);
+    elementwise(on_host, 4);{call}
   }}
   return h.mean();
 }}
 {bug}
 }}  // namespace unit{i}
+
+torch::Tensor to_device_{i}(const torch::Tensor &x, torch::Device d) {{ return x.to(d); }}
 """
+
+# Every fourth unit (offset 2) also calls a helper that the next unit
+# defines: the calls project summaries follow across files.
+CALL = """
+    h.add(to_device_{next}(b, device).sum());"""
 
 BUG = """
 float first(const torch::Tensor &x) {
@@ -107,9 +119,12 @@ def generate(work, files):
     os.makedirs(os.path.join(work, "include"))
     with open(os.path.join(work, "include", "project.h"), "w") as f:
         f.write(HEADER)
+        for i in range(files):
+            f.write("torch::Tensor to_device_%d(const torch::Tensor &x, torch::Device d);\n" % i)
     for i in range(files):
         with open(os.path.join(work, "src", "unit_%03d.cpp" % i), "w") as f:
-            f.write(UNIT.format(i=i, bug=BUG if i % 4 == 0 else ""))
+            f.write(UNIT.format(i=i, bug=BUG if i % 4 == 0 else "",
+                                call=CALL.format(next=(i + 1) % files) if i % 4 == 2 else ""))
     with open(os.path.join(work, "CMakeLists.txt"), "w") as f:
         f.write("cmake_minimum_required(VERSION 3.16)\n"
                 "project(generated CXX)\n"
@@ -223,6 +238,9 @@ def main():
     rows.append(("devplace, cold (empty cache, shared preamble)", t_cold, ratio, m))
     if not same:
         print("the cold run's findings differ from the whole-AST run's", file=sys.stderr)
+    t_alone, _, m = timed(run + ["--project-summaries=false"], project)
+    rows.append(("devplace, cold, each file alone (--project-summaries=false)", t_alone,
+                 "cold with summaries / this: %.2fx" % (t_cold / t_alone), m))
     t_warm, log, m = timed(run + ["--cache-dir=" + cache], project)
     rows.append(("devplace, warm, nothing changed", t_warm,
                  "%.3fx cold; %s" % (t_warm / t_cold, log.strip().splitlines()[-1]), m))

@@ -394,7 +394,7 @@ static bool usedStaleSummary(const FileResult &R,
                              const clang::devplace::ProjectSummaries &Summaries) {
   for (const auto &[Name, Hash] : R.Used) {
     const clang::devplace::PortableSummary *Now = Summaries.find(Name);
-    if ((Now ? Now->hash() : 0) != Hash)
+    if ((Now && Now->informative() ? Now->hash() : 0) != Hash)
       return true;
   }
   return false;

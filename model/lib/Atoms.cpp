@@ -20,7 +20,17 @@ int Atoms::atomFor(const void *Key, llvm::function_ref<std::string()> Text,
   Keys.push_back(Key);
   Texts.push_back(Text());
   Origins.push_back(Origin);
+  Phrases.emplace_back();
   return Keys.size() - 1;
+}
+
+int Atoms::atomFor(const void *Key, llvm::function_ref<std::string()> Text,
+                   std::string WhenTrue, std::string WhenFalse) {
+  bool New = find(Key) < 0;
+  int I = atomFor(Key, Text);
+  if (I >= 0 && New)
+    Phrases[I] = {std::move(WhenTrue), std::move(WhenFalse)};
+  return I;
 }
 
 std::string Atoms::describe(Mask M) const {
@@ -36,7 +46,9 @@ std::string Atoms::describe(Mask M) const {
       continue;
     if (!S.empty())
       S += " and ";
-    S += "'" + Texts[I] + "' is " + Val;
+    const std::string &Phrase =
+        Val[0] == 't' ? Phrases[I].first : Phrases[I].second;
+    S += Phrase.empty() ? "'" + Texts[I] + "' is " + Val : Phrase;
   }
   return S;
 }

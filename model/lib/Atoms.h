@@ -23,6 +23,10 @@ public:
   /// -1 when all MaxAtoms are taken.
   int atomFor(const void *Key, llvm::function_ref<std::string()> Text,
               AtomOrigin Origin = {});
+  /// The same for an atom that is no boolean expression (a device named at
+  /// run time): describe() says \p WhenTrue and \p WhenFalse for it.
+  int atomFor(const void *Key, llvm::function_ref<std::string()> Text,
+              std::string WhenTrue, std::string WhenFalse);
   /// The index of the atom for \p Key, or -1.
   int find(const void *Key) const;
   /// What callers need to know of each atom (see FunctionFacts).
@@ -38,6 +42,9 @@ public:
 private:
   llvm::SmallVector<const void *, MaxAtoms> Keys;
   llvm::SmallVector<std::string, MaxAtoms> Texts;
+  /// Per atom, how describe() says it is true and false ("" for "'T' is
+  /// true").
+  llvm::SmallVector<std::pair<std::string, std::string>, MaxAtoms> Phrases;
   llvm::SmallVector<AtomOrigin, MaxAtoms> Origins;
 };
 

@@ -22,6 +22,26 @@ AtomOrigin BranchConditions::availabilityAtom(const Expr *E) {
   return O;
 }
 
+Branch BranchConditions::runTimeDeviceName(const Expr *Name) {
+  Branch B;
+  const ValueDecl *K = Scope.keyOf(Name);
+  // A configuration's field (`cfg.device`, `options->device_name`): one
+  // name wherever the object comes from.
+  if (const auto *ME = dyn_cast<MemberExpr>(stripValue(Name)); !K && ME)
+    K = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!K)
+    return B;
+  std::string Text = text(Name);
+  int I = FunctionAtoms.atomFor(
+      K, [&] { return Text; }, "'" + Text + "' names an accelerator",
+      "'" + Text + "' names the CPU");
+  if (I >= 0) {
+    B.TrueReach = atomTrueMask(I);
+    B.FalseReach = ~atomTrueMask(I);
+  }
+  return B;
+}
+
 Branch BranchConditions::evalCondition(const Expr *C) {
   Branch B;
   if (!C)

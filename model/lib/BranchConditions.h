@@ -25,6 +25,11 @@ public:
   /// call.
   AtomOrigin availabilityAtom(const Expr *E);
   Branch evalCondition(const Expr *C);
+  /// A device named at run time (`torch::Device(name)` with a string
+  /// variable, parameter or member): an atom that the environment decides,
+  /// as it decides is_available(); the true side is an accelerator. No atom
+  /// (both sides everything) when \p Name is not such a place.
+  Branch runTimeDeviceName(const Expr *Name);
 
   const Atoms &atoms() const { return FunctionAtoms; }
 

@@ -72,6 +72,8 @@ const FunctionFacts *DeviceModel::imported(const FunctionDecl *FD) {
     return nullptr;
   const PortableSummary *S =
       Project->Imports ? Project->Imports->find(Name) : nullptr;
+  if (S && !S->informative())
+    S = nullptr;
   Project->Used[Name] = S ? S->hash() : 0;
   if (S)
     Slot = importSummary(*S, FD, *Unit, SM);

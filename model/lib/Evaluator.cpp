@@ -272,6 +272,20 @@ Fact Evaluator::evalDeviceString(const Expr *Arg, SourceLocation Loc) {
   // `Device(gpu ? "cuda:0" : "cpu")`: each string under its condition.
   if (const auto *CO = dyn_cast<ConditionalOperator>(Arg))
     return chosen(CO, [&](const Expr *E) { return evalDeviceString(E, Loc); });
+  // A name chosen at run time (a flag, a configuration's field, a string
+  // the caller passes): the program may run on an accelerator, which the
+  // environment decides as it decides is_available(). Which accelerator
+  // the name does not say.
+  Branch B = A.Conditions.runTimeDeviceName(Arg);
+  if (B.TrueReach != AllValuations) {
+    Fact F;
+    F.Dev = B.TrueReach;
+    F.Host = B.FalseReach;
+    F.Why = makeStep(Step::DeviceConstant, Loc, "",
+                     "depending on the device name '" + text(Arg) + "'",
+                     nullptr);
+    return F;
+  }
   return Fact::unknown();
 }
 

@@ -5,6 +5,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/GlobalDecl.h"
 #include "clang/AST/Mangle.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -189,6 +190,14 @@ std::string text(const json::Value &V) {
 }
 
 } // namespace
+
+bool PortableSummary::informative() const {
+  auto Says = [](const PortableFact &F) {
+    return F.Value.Host || F.Value.Dev || F.Value.Params || F.Value.Scalar;
+  };
+  return !ParamSinks.empty() || !ParamOut.empty() || Says(Return) ||
+         llvm::any_of(ReturnElements, Says);
+}
 
 bool PortableSummary::operator==(const PortableSummary &O) const {
   return text(toJSON(*this)) == text(toJSON(O));

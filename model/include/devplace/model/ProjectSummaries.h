@@ -71,6 +71,12 @@ struct PortableSummary {
   bool MayWait = false;
   bool Complete = true;
 
+  /// Whether a caller learns anything from it: a device, a parameter
+  /// followed, a host read, a write through a reference. A summary that
+  /// says only "unknown" is not imported (the call stays as it is without
+  /// one), so a file that calls nothing else is never analysed again for it.
+  bool informative() const;
+
   bool operator==(const PortableSummary &O) const;
   bool operator!=(const PortableSummary &O) const { return !(*this == O); }
   /// A hash of everything above: what a file that used it records.
