@@ -339,7 +339,15 @@ void PreamblePlan::take(size_t N) {
   Key = prefixKey(N);
 }
 
-bool PreambleStore::kept(StringRef Key) const {
+bool PreambleStore::kept(StringRef Key) {
+  {
+    // Built earlier in this run (a later round of project summaries).
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = Slots.find(Key.str());
+    if (It != Slots.end() && It->second->State == Slot::Ready &&
+        It->second->File)
+      return true;
+  }
   return !Temporary && sys::fs::exists(path(Key, ".json")) &&
          sys::fs::exists(path(Key, ".pch"));
 }

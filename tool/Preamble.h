@@ -112,8 +112,8 @@ public:
        const clang::tooling::ArgumentsAdjuster &Adjust);
 
   /// Whether a preamble for \p Key is on disk from an earlier run (not yet
-  /// checked: get() checks it).
-  bool kept(llvm::StringRef Key) const;
+  /// checked: get() checks it), or was built earlier in this one.
+  bool kept(llvm::StringRef Key);
 
   /// The preamble \p Plan's file is parsed over: its donor's when that
   /// finds every header alike, else its own when that pays, checked or

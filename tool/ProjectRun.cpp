@@ -404,15 +404,21 @@ static void analyseOnce(const std::vector<std::string> &Files,
                         const CompilationDatabase &Compilations,
                         const OptionsProviderFactory &MakeOptions,
                         const RunSettings &Settings,
-                        const std::function<void(FileResult &)> &Done);
+                        const std::function<void(FileResult &)> &Done,
+                        std::unique_ptr<PreambleStore> &Preambles,
+                        bool Replay);
 
 void analyseFiles(const std::vector<std::string> &Files,
                   const CompilationDatabase &Compilations,
                   const OptionsProviderFactory &MakeOptions,
                   const RunSettings &Settings,
                   const std::function<void(FileResult &)> &Done) {
+  // One preamble store for every round: a later round parses its files
+  // over the preambles the first one built.
+  std::unique_ptr<PreambleStore> Preambles;
   if (!Settings.Summaries) {
-    analyseOnce(Files, Compilations, MakeOptions, Settings, Done);
+    analyseOnce(Files, Compilations, MakeOptions, Settings, Done, Preambles,
+                /*Replay=*/true);
     return;
   }
   // Every file first (from the cache, or analysed with the summaries known
@@ -422,12 +428,10 @@ void analyseFiles(const std::vector<std::string> &Files,
   clang::devplace::ProjectSummaries &Summaries = *Settings.Summaries;
   std::map<std::string, FileResult> Results;
   auto Keep = [&](FileResult &R) { Results[R.File] = std::move(R); };
-  analyseOnce(Files, Compilations, MakeOptions, Settings, Keep);
+  analyseOnce(Files, Compilations, MakeOptions, Settings, Keep, Preambles,
+              /*Replay=*/true);
   for (auto &[File, R] : Results)
     Summaries.replaceFile(File, R.Exports);
-  RunSettings Again = Settings;
-  Again.Cache = nullptr; // stored below, once, with the last result
-  std::set<std::string> Changed;
   for (unsigned Round = 0; Round < MaxSummaryRounds; ++Round) {
     std::vector<std::string> Stale;
     for (const auto &[File, R] : Results)
@@ -438,32 +442,26 @@ void analyseFiles(const std::vector<std::string> &Files,
     for (const std::string &File : Stale)
       if (Results[File].FromCache && Settings.Cache)
         --Settings.Cache->Hits; // its result is the new analysis's
-    analyseOnce(Stale, Compilations, MakeOptions, Again, Keep);
-    for (const std::string &File : Stale) {
+    // Stored in the cache again: the entry is the last round's.
+    analyseOnce(Stale, Compilations, MakeOptions, Settings, Keep, Preambles,
+                /*Replay=*/false);
+    for (const std::string &File : Stale)
       Summaries.replaceFile(File, Results[File].Exports);
-      Changed.insert(File);
-    }
   }
-  for (const std::string &File : Files) {
-    auto It = Results.find(File);
-    if (It == Results.end())
-      continue;
-    FileResult &R = It->second;
-    if (Settings.Cache && Changed.count(File)) {
-      ClangTidyContext Context(MakeOptions());
-      Settings.Cache->store(cacheKey(*Settings.Cache, File, Compilations,
-                                     Context, Settings.ApplyAnyFix),
-                            R, R.Dependencies);
-    }
-    Done(R);
-  }
+  for (const std::string &File : Files)
+    if (auto It = Results.find(File); It != Results.end())
+      Done(It->second);
 }
 
+/// Analyses \p Files (those the cache answers from it, when \p Replay),
+/// over preambles from \p Preambles (opened on first use).
 static void analyseOnce(const std::vector<std::string> &Files,
                         const CompilationDatabase &Compilations,
                         const OptionsProviderFactory &MakeOptions,
                         const RunSettings &Settings,
-                        const std::function<void(FileResult &)> &Done) {
+                        const std::function<void(FileResult &)> &Done,
+                        std::unique_ptr<PreambleStore> &Preambles,
+                        bool Replay) {
   std::mutex DoneLock;
   auto Report = [&](FileResult &R) {
     std::lock_guard<std::mutex> Guard(DoneLock);
@@ -477,7 +475,8 @@ static void analyseOnce(const std::vector<std::string> &Files,
       ClangTidyContext Context(MakeOptions());
       P.Key = cacheKey(*Settings.Cache, File, Compilations, Context,
                        Settings.ApplyAnyFix);
-      if (std::optional<FileResult> Hit = Settings.Cache->lookup(P.Key)) {
+      if (std::optional<FileResult> Hit =
+              Replay ? Settings.Cache->lookup(P.Key) : std::nullopt) {
         Hit->File = File;
         Hit->FromCache = true;
         Report(*Hit);
@@ -487,8 +486,7 @@ static void analyseOnce(const std::vector<std::string> &Files,
     Work.push_back(std::move(P));
   }
 
-  std::unique_ptr<PreambleStore> Preambles;
-  if (Settings.Preamble != PreambleUse::Never && !Work.empty()) {
+  if (!Preambles && Settings.Preamble != PreambleUse::Never && !Work.empty()) {
     std::string Error; // without a folder for them, files parse alone
     Preambles =
         PreambleStore::open(Settings.Cache ? Settings.Cache->directory() : "",
