@@ -182,8 +182,9 @@ Fact CallResults::evalCall(const CallExpr *CE) {
   if (Api.callee(QName, ApiRole::HostSanitizer))
     return Fact::host();
   if (Api.callee(QName, ApiRole::DeviceSource))
-    return Fact::device(
-        makeStep(Step::Returned, CE->getExprLoc(), "", QName, nullptr));
+    return Fact::device(makeStep(Step::Returned, CE->getExprLoc(), "", QName,
+                                 nullptr,
+                                 Api.deviceType(ApiMatch::Function, QName)));
   if (Api.is(ApiMatch::Function, QName, ApiRole::PassesThrough))
     return CE->getNumArgs() == 1 ? eval(CE->getArg(0)) : Fact{};
   if (Api.is(ApiMatch::Function, QName, ApiRole::TupleGet) &&

@@ -215,6 +215,18 @@ float legacy_backend(torch::Tensor x) {
   // CHECK: :[[@LINE-5]]:14: note: 'd' is moved to 'c10::Backend::CUDA' here
 }
 
+// The older spelling still: toType with a legacy type (`at::CUDA(kFloat)`)
+// moves to its backend; `at::CPU(kFloat)` and a dtype alone are the twins.
+float legacy_type(torch::Tensor x) {
+  auto d = x.toType(at::CUDA(at::kFloat));
+  auto h = x.cuda().toType(at::CPU(at::kFloat));
+  auto k = x.toType(at::kFloat);
+  return d.data_ptr<float>()[0] + h.data_ptr<float>()[0] + k.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:12: warning: 'd' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-5]]:21: note: the tensor comes from 'at::CUDA', which returns a tensor on a CUDA device
+  // CHECK: :[[@LINE-6]]:14: note: 'd' is moved to 'at::CUDA(at::kFloat)' here
+}
+
 // A choice of device strings: each string under its condition.
 float string_choice(torch::Tensor x, bool gpu) {
   torch::Device dev(gpu ? "cuda:0" : "cpu");

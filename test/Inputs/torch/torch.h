@@ -110,6 +110,10 @@ TensorOptions requires_grad(bool r = true);
 } // namespace c10
 
 namespace at {
+// The legacy type of a tensor: a dtype with its backend (toType's argument).
+struct DeprecatedTypeProperties {};
+DeprecatedTypeProperties &CUDA(c10::ScalarType s);
+DeprecatedTypeProperties &CPU(c10::ScalarType s);
 using c10::ArrayRef;
 using c10::Device;
 using c10::DeviceType;
@@ -202,6 +206,8 @@ public:
   Scalar item() const;
   Tensor cpu() const;
   Tensor toBackend(c10::Backend b) const;
+  Tensor toType(const DeprecatedTypeProperties &t) const;
+  Tensor toType(c10::ScalarType t) const;
   Tensor type_as(const Tensor &other) const;
   Tensor cuda() const;
   Tensor hip() const;
