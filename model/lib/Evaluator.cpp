@@ -272,6 +272,11 @@ Fact Evaluator::evalDeviceString(const Expr *Arg, SourceLocation Loc) {
   // `Device(gpu ? "cuda:0" : "cpu")`: each string under its condition.
   if (const auto *CO = dyn_cast<ConditionalOperator>(Arg))
     return chosen(CO, [&](const Expr *E) { return evalDeviceString(E, Loc); });
+  // A local string that keeps its initializer: that string.
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(Scope.keyOf(Arg));
+      VD && VD->isLocalVarDecl() && VD->getInit() &&
+      !Scope.Mutations.Mutated.contains(VD))
+    return evalDeviceString(VD->getInit(), Loc);
   // A name chosen at run time (a flag, a configuration's field, a string
   // the caller passes): the program may run on an accelerator, which the
   // environment decides as it decides is_available(). Which accelerator

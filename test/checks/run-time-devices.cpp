@@ -31,6 +31,22 @@ float read_named_copied(const torch::Tensor &x, const std::string &name) {
   return t.data_ptr<float>()[0];
 }
 
+// A local string that keeps its literal is that device: the host here, a
+// CUDA device in the next.
+float read_named_host(const torch::Tensor &x) {
+  std::string name = "cpu";
+  auto t = x.to(torch::Device(name));
+  return t.data_ptr<float>()[0];
+}
+
+float read_named_gpu(const torch::Tensor &x) {
+  const std::string name = "cuda:0";
+  auto t = x.to(torch::Device(name));
+  return t.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:12: warning: 't' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:14: note: 't' is moved to 'torch::Device(name)' here
+}
+
 float read_configured(const torch::Tensor &x, const Config &cfg) {
   auto t = x.to(torch::Device(cfg.device));
   return t.data_ptr<float>()[0];
