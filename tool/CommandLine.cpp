@@ -155,12 +155,11 @@ cl::opt<bool> TraverseHeaders(
 
 cl::opt<bool> ProjectSummaries(
     "project-summaries",
-    cl::desc(
-        "With a compilation database (-p, or one found above the files),\n"
-        "follow calls into the project's other files: each file is\n"
-        "analysed with the summaries of the functions they define, and\n"
-        "again when one it used changes (kept in the cache folder as\n"
-        "summaries.json). --project-summaries=false: each file alone."),
+    cl::desc("With a compilation database (-p, or one found above the files),\n"
+             "follow calls into the project's other files: each file is\n"
+             "analysed with the summaries of the functions they define, and\n"
+             "again when one it used changes (kept in the cache folder as\n"
+             "summaries.json). --project-summaries=false: each file alone."),
     cl::init(true), cl::cat(DevplaceCategory));
 
 /// Parses a configuration; on failure `Problem` is one line: where and why

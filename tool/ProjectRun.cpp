@@ -390,8 +390,9 @@ static void choosePreambles(std::vector<Pending> &Work, PreambleStore &Store,
 }
 
 /// Whether \p R used a summary that is not the one \p Summaries holds now.
-static bool usedStaleSummary(const FileResult &R,
-                             const clang::devplace::ProjectSummaries &Summaries) {
+static bool
+usedStaleSummary(const FileResult &R,
+                 const clang::devplace::ProjectSummaries &Summaries) {
   for (const auto &[Name, Hash] : R.Used) {
     const clang::devplace::PortableSummary *Now = Summaries.find(Name);
     if ((Now && Now->informative() ? Now->hash() : 0) != Hash)
@@ -405,8 +406,7 @@ static void analyseOnce(const std::vector<std::string> &Files,
                         const OptionsProviderFactory &MakeOptions,
                         const RunSettings &Settings,
                         const std::function<void(FileResult &)> &Done,
-                        std::unique_ptr<PreambleStore> &Preambles,
-                        bool Replay);
+                        std::unique_ptr<PreambleStore> &Preambles, bool Replay);
 
 void analyseFiles(const std::vector<std::string> &Files,
                   const CompilationDatabase &Compilations,

@@ -37,9 +37,10 @@ protected:
 private:
   /// Hands the project (when a front end runs one) the summaries of the
   /// main file's functions.
-  static void exportSummaries(DeviceModel &DA,
-                              const std::vector<const FunctionDecl *> &Functions,
-                              const SourceManager &SM);
+  static void
+  exportSummaries(DeviceModel &DA,
+                  const std::vector<const FunctionDecl *> &Functions,
+                  const SourceManager &SM);
 
   const DeviceModel *Model = nullptr;
   /// Also analyse functions defined outside the main file (a stress and

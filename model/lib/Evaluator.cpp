@@ -286,9 +286,9 @@ Fact Evaluator::evalDeviceString(const Expr *Arg, SourceLocation Loc) {
     Fact F;
     F.Dev = B.TrueReach;
     F.Host = B.FalseReach;
-    F.Why = makeStep(Step::DeviceConstant, Loc, "",
-                     "depending on the device name '" + text(Arg) + "'",
-                     nullptr);
+    F.Why =
+        makeStep(Step::DeviceConstant, Loc, "",
+                 "depending on the device name '" + text(Arg) + "'", nullptr);
     return F;
   }
   return Fact::unknown();

@@ -137,7 +137,8 @@ const FunctionDecl *FunctionScope::summarisable(const CallExpr *CE,
   // A function of the project defined in another translation unit: its
   // summary from there, in either scope.
   if (Callee && !Callee->hasBody() && Model.imported(Callee)) {
-    ArgShift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    ArgShift =
+        isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
     return Callee;
   }
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isDependentContext() ||

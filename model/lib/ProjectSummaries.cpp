@@ -20,20 +20,23 @@ namespace {
 json::Value toJSON(const Fact &F) {
   // Masks are 64-bit: JSON numbers are not, so they travel as hex text.
   auto Hex = [](uint64_t M) { return llvm::utohexstr(M); };
-  return json::Object{{"host", Hex(F.Host)},
-                      {"dev", Hex(F.Dev)},
-                      {"params", int64_t(F.Params)},
-                      {"paramsWhen", Hex(F.ParamsWhen)},
-                      {"unknown", Hex(F.Unknown)},
-                      {"scalar", F.Scalar}};
+  return json::Object{
+      {"host", Hex(F.Host)},         {"dev", Hex(F.Dev)},
+      {"params", int64_t(F.Params)}, {"paramsWhen", Hex(F.ParamsWhen)},
+      {"unknown", Hex(F.Unknown)},   {"scalar", F.Scalar}};
 }
 
 json::Value toJSON(const PortableStep &S) {
-  return json::Object{{"kind", int64_t(S.K)},       {"file", S.File},
-                      {"line", int64_t(S.Line)},    {"column", int64_t(S.Column)},
-                      {"subject", S.Subject},       {"detail", S.Detail},
-                      {"when", S.When},             {"object", S.Object},
-                      {"deviceType", S.DeviceType}, {"subjectIsDevice", S.SubjectIsDevice}};
+  return json::Object{{"kind", int64_t(S.K)},
+                      {"file", S.File},
+                      {"line", int64_t(S.Line)},
+                      {"column", int64_t(S.Column)},
+                      {"subject", S.Subject},
+                      {"detail", S.Detail},
+                      {"when", S.When},
+                      {"object", S.Object},
+                      {"deviceType", S.DeviceType},
+                      {"subjectIsDevice", S.SubjectIsDevice}};
 }
 
 json::Value toJSON(const PortableFact &F) {
@@ -169,7 +172,8 @@ public:
     }
     for (const json::Value &V : array(O, "atoms")) {
       const json::Object &A = object(&V);
-      S.Atoms.push_back({int(num(A, "param")), str(A, "deviceType"), str(A, "member")});
+      S.Atoms.push_back(
+          {int(num(A, "param")), str(A, "deviceType"), str(A, "member")});
     }
     for (const json::Value &V : array(O, "paramOut")) {
       const json::Object &P = object(&V);
@@ -214,7 +218,8 @@ uint64_t PortableSummary::hash() const {
   return H ? H : 1; // 0 means "no summary"
 }
 
-const PortableSummary *ProjectSummaries::find(llvm::StringRef LinkageName) const {
+const PortableSummary *
+ProjectSummaries::find(llvm::StringRef LinkageName) const {
   auto It = ByName.find(LinkageName.str());
   if (It == ByName.end() || It->second.Ambiguous)
     return nullptr;
@@ -262,10 +267,12 @@ std::string ProjectSummaries::toJSON() const {
                                {"files", std::move(Files)},
                                {"ambiguous", E.Ambiguous}};
   }
-  return text(json::Object{{"devplaceSummaries", 1}, {"functions", std::move(Names)}});
+  return text(
+      json::Object{{"devplaceSummaries", 1}, {"functions", std::move(Names)}});
 }
 
-std::optional<ProjectSummaries> ProjectSummaries::fromJSON(llvm::StringRef Text) {
+std::optional<ProjectSummaries>
+ProjectSummaries::fromJSON(llvm::StringRef Text) {
   llvm::Expected<json::Value> V = json::parse(Text);
   if (!V) {
     llvm::consumeError(V.takeError());

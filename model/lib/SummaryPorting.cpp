@@ -125,8 +125,8 @@ std::unique_ptr<FunctionFacts> importSummary(const PortableSummary &S,
     if (P.Index < FD->getNumParams()) // not a member of the object
       Sinks.push_back(P);
   for (const PortableSink &P : Sinks) {
-    HostAccess A{HostAccess::Read, nullptr, nullptr, P.Tensor, "", false,
-                 nullptr, P.UnknownOnly};
+    HostAccess A{HostAccess::Read, nullptr,      nullptr, P.Tensor, "", false,
+                 nullptr,          P.UnknownOnly};
     A.Params = P.Index < 32 ? 1u << P.Index : 0;
     A.ParamsWhen = P.When;
     A.At = compat::locationIn(SM, P.File, P.Line, P.Column);
@@ -134,9 +134,8 @@ std::unique_ptr<FunctionFacts> importSummary(const PortableSummary &S,
   }
   for (size_t I = 0; I < Sinks.size(); ++I)
     F->ParamSinks.push_back({Sinks[I].Index, &F->Accesses[I], Sinks[I].When});
-  const auto *Class = isa<CXXMethodDecl>(FD)
-                          ? cast<CXXMethodDecl>(FD)->getParent()
-                          : nullptr;
+  const auto *Class =
+      isa<CXXMethodDecl>(FD) ? cast<CXXMethodDecl>(FD)->getParent() : nullptr;
   for (const PortableAtom &A : S.Atoms) {
     // An atom this unit cannot name stays free: its masks say nothing.
     AtomOrigin O;

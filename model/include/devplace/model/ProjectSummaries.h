@@ -1,4 +1,5 @@
-//===--- ProjectSummaries.h - summaries across translation units -*- C++ -*-===//
+//===--- ProjectSummaries.h - summaries across translation units -*- C++
+//-*-===//
 //
 // A function's summary (its return value's device, the parameters it
 // moves, reads on the host or writes through references, the conditions
