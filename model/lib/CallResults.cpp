@@ -172,6 +172,21 @@ Fact CallResults::evalMemberCall(const CXXMemberCallExpr *MC) {
   return R.hasInfo() ? R : Fact::unknown();
 }
 
+bool CallResults::holdsTensorsUnknown(QualType T) {
+  // A class the table does not know that is made of tensors (a list type
+  // of another LibTorch version): its tensors' devices are not known, and
+  // a call given one is no factory.
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec)
+    return false;
+  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+    if (Arg.getKind() == TemplateArgument::Type &&
+        carriesTensors(classifyType(Arg.getAsType())))
+      return true;
+  return false;
+}
+
 Fact CallResults::evalCall(const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   DeviceCarrier RetC = classifyType(CE->getType());
@@ -269,7 +284,8 @@ Fact CallResults::evalCall(const CallExpr *CE) {
   // Tensor inputs whose device nothing says (a member of a result the model
   // cannot split): the result is not known, never the host.
   if (llvm::any_of(CE->arguments(), [&](const Expr *Arg) {
-        return carriesTensors(classifyType(Arg->getType()));
+        return carriesTensors(classifyType(Arg->getType())) ||
+               holdsTensorsUnknown(Arg->getType());
       }))
     return Fact::unknown();
   // A LibTorch function without tensor inputs or device options is a

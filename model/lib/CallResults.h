@@ -30,6 +30,9 @@ public:
 
 private:
   Fact evalTensorMethod(const CXXMemberCallExpr *MC, const Expr *Obj);
+  /// \p T is a class template the table does not know whose arguments
+  /// carry tensors (a tensor list type of another LibTorch version).
+  bool holdsTensorsUnknown(QualType T);
 };
 
 } // namespace clang::devplace

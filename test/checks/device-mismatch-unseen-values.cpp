@@ -128,3 +128,17 @@ torch::Tensor lambda_against_cuda() {
   // CHECK: :[[@LINE-1]]:17: warning: 'net->w' may be on a CUDA device and 't' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
   // CHECK: :[[@LINE-3]]:8: note: 'net' is moved to 'torch::kCUDA' here
 }
+
+// A list of tensors in a type the table does not know: the result is
+// unknown, not a factory's host tensor. Its twin is a factory's.
+torch::Tensor bundled(const torch::Tensor &x, const torch::Tensor &w) {
+  auto y = at::concat_bundle({x.cuda(), x.cuda()});
+  return y + w.cuda();
+}
+
+torch::Tensor factory_made(const torch::Tensor &w) {
+  auto y = torch::ones({2});
+  return y + w.cuda();
+  // CHECK: :[[@LINE-1]]:12: warning: 'w.cuda()' is on a CUDA device and 'y' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-2]]:16: note: 'w' is moved to a CUDA device here
+}

@@ -238,3 +238,18 @@ float string_choice(torch::Tensor x, bool gpu) {
   // CHECK: :[[@LINE-6]]:21: note: 'dev' is a CUDA device when 'gpu' is true
   // CHECK: :[[@LINE-6]]:14: note: 't' is moved to 'dev' here
 }
+
+// Tensors passed as a list: torch::cat({a, b}) is where its inputs are
+// (LibTorch takes them as a list reference).
+float concatenated(const torch::Tensor &x) {
+  auto y = torch::cat({x.cuda(), x.cuda()}, 1);
+  return y.data_ptr<float>()[0];
+  // CHECK: :[[@LINE-1]]:12: warning: 'y' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+  // CHECK: :[[@LINE-3]]:26: note: 'x' is moved to a CUDA device here
+  // CHECK: :[[@LINE-4]]:8: note: 'y' is assigned here
+}
+
+float concatenated_host(const torch::Tensor &x) {
+  auto y = torch::cat({x.cuda().cpu(), x.cpu()}, 1);
+  return y.data_ptr<float>()[0];
+}

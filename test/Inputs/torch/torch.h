@@ -60,6 +60,11 @@ enum class Layout : int8_t { Strided, Sparse };
 constexpr Layout kStrided = Layout::Strided;
 enum class MemoryFormat : int8_t { Contiguous, Preserve, ChannelsLast };
 
+template <typename T> class IListRef {
+public:
+  IListRef(std::initializer_list<T> il);
+  IListRef(const std::vector<T> &v);
+};
 template <typename T> class ArrayRef {
 public:
   ArrayRef();
@@ -271,9 +276,17 @@ Tensor operator>=(const Tensor &self, const Scalar &other);
 Tensor operator>(const Tensor &self, const Scalar &other);
 std::ostream &operator<<(std::ostream &out, const Tensor &t);
 using TensorList = ArrayRef<Tensor>;
+// As in LibTorch 1.13 and 2.x: cat takes its tensors as a list reference.
+using ITensorListRef = c10::IListRef<Tensor>;
+// A list type devplace's table does not name (another version's).
+template <typename T> class TensorBundle {
+public:
+  TensorBundle(std::initializer_list<T> il);
+};
+Tensor concat_bundle(const TensorBundle<Tensor> &tensors, int64_t dim = 0);
 
 Tensor zeros(IntArrayRef size, TensorOptions options = {});
-Tensor cat(TensorList tensors, int64_t dim = 0);
+Tensor cat(const ITensorListRef &tensors, int64_t dim = 0);
 Tensor stack(TensorList tensors, int64_t dim = 0);
 Tensor matmul(const Tensor &self, const Tensor &other);
 Tensor sigmoid(const Tensor &self);
