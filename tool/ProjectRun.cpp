@@ -394,8 +394,9 @@ static bool
 usedStaleSummary(const FileResult &R,
                  const clang::devplace::ProjectSummaries &Summaries) {
   for (const auto &[Name, Hash] : R.Used) {
-    const clang::devplace::PortableSummary *Now = Summaries.find(Name);
-    if ((Now && Now->informative() ? Now->hash() : 0) != Hash)
+    uint64_t Now = 0;
+    Summaries.usable(Name, Now);
+    if (Now != Hash)
       return true;
   }
   return false;

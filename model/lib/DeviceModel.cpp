@@ -70,11 +70,10 @@ const FunctionFacts *DeviceModel::imported(const FunctionDecl *FD) {
   std::string Name = linkageName(FD);
   if (Name.empty())
     return nullptr;
+  uint64_t Hash = 0;
   const PortableSummary *S =
-      Project->Imports ? Project->Imports->find(Name) : nullptr;
-  if (S && !S->informative())
-    S = nullptr;
-  Project->Used[Name] = S ? S->hash() : 0;
+      Project->Imports ? Project->Imports->usable(Name, Hash) : nullptr;
+  Project->Used[Name] = Hash;
   if (S)
     Slot = importSummary(*S, FD, *Unit, SM);
   return Slot.get();

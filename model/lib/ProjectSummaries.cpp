@@ -218,23 +218,22 @@ uint64_t PortableSummary::hash() const {
   return H ? H : 1; // 0 means "no summary"
 }
 
-const PortableSummary *
-ProjectSummaries::find(llvm::StringRef LinkageName) const {
+const PortableSummary *ProjectSummaries::usable(llvm::StringRef LinkageName,
+                                                uint64_t &Hash) const {
   auto It = ByName.find(LinkageName.str());
-  if (It == ByName.end() || It->second.Ambiguous)
-    return nullptr;
-  return &It->second.Summary;
+  Hash = It == ByName.end() || It->second.Ambiguous ? 0 : It->second.Usable;
+  return Hash ? &It->second.Summary : nullptr;
 }
 
 void ProjectSummaries::add(const std::string &LinkageName,
                            const PortableSummary &S, const std::string &File) {
   auto [It, New] = ByName.try_emplace(LinkageName);
   Entry &E = It->second;
-  if (New) {
+  if (New || (E.Files.size() == 1 && E.Files.front() == File)) {
     E.Summary = S;
-  } else if (E.Files.size() == 1 && E.Files.front() == File) {
-    E.Summary = S;
-    return;
+    E.Usable = S.informative() ? S.hash() : 0;
+    if (!New)
+      return;
   } else if (E.Summary != S) {
     E.Ambiguous = true;
   }
@@ -292,6 +291,7 @@ ProjectSummaries::fromJSON(llvm::StringRef Text) {
       if (auto S = F.getAsString())
         E.Files.push_back(S->str());
     E.Ambiguous = R.flag(O, "ambiguous");
+    E.Usable = E.Summary.informative() ? E.Summary.hash() : 0;
     Out.ByName[Name.str()] = std::move(E);
   }
   if (!R.Ok)

@@ -336,12 +336,17 @@ def run_batch(args, seed, count, workdir):
     return run_program(args, choose(random.Random(seed), count), workdir)
 
 
-def compile_or_exit(args, command, what):
+def compile_or_exit(args, command, what, quiet=False):
+    """Compiles with debug information; False when quiet and it fails,
+    else a failure ends the run with the compiler's last words."""
     compiled = subprocess.run([args.clangxx, "-g", "-O0"] + command, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
     if compiled.returncode != 0:
+        if quiet:
+            return False
         sys.stdout.write(compiled.stdout[-4000:])
         raise SystemExit("oracle: %s does not compile" % what)
+    return True
 
 
 def prepare(args, root):
@@ -378,15 +383,9 @@ def run_program(args, parts, workdir, quiet=False):
     open(src, "w").write(program)
     flags = args.flags
     exe = os.path.join(workdir, "oracle")
-    compiled = subprocess.run([args.clangxx, "-g", "-O0", "-include-pch", args.pch] + flags
-                              + [src] + args.objects + ["-o", exe]
-                              + torch_link_flags(args.build),
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if compiled.returncode != 0:
-        if quiet:
-            return None
-        sys.stdout.write(compiled.stdout[-4000:])
-        raise SystemExit("oracle: %s does not compile" % src)
+    if not compile_or_exit(args, ["-include-pch", args.pch] + flags + [src] + args.objects
+                           + ["-o", exe] + torch_link_flags(args.build), src, quiet):
+        return None
     fake = os.path.join(args.build, "runtime", "libdevplace_fakecuda.so")
     outcomes = collections.defaultdict(list)  # index -> [(valuation, reached, status)]
     for available in (True, False):

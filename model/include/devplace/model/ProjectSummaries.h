@@ -87,10 +87,14 @@ struct PortableSummary {
 /// The summaries of a project's functions, by linkage name.
 class ProjectSummaries {
 public:
-  const PortableSummary *find(llvm::StringRef LinkageName) const;
+  /// What a file that looks \p LinkageName up uses: its summary when it is
+  /// informative (else null), with its hash in \p Hash (0 for none), which
+  /// the file records so that a changed summary re-analyses it.
+  const PortableSummary *usable(llvm::StringRef LinkageName,
+                                uint64_t &Hash) const;
   /// Adds \p S from \p File; a second, different definition of the same
   /// name (two programs of one project each with their own `helper`)
-  /// makes the name ambiguous, and find() answers nothing for it.
+  /// makes the name ambiguous, and usable() answers nothing for it.
   void add(const std::string &LinkageName, const PortableSummary &S,
            const std::string &File);
   /// Every file's own summaries replaced by \p Exports.
@@ -107,6 +111,7 @@ private:
     PortableSummary Summary;
     std::vector<std::string> Files; ///< that define it
     bool Ambiguous = false;
+    uint64_t Usable = 0; ///< usable()'s hash, kept with the summary
   };
   std::map<std::string, Entry> ByName;
 };
