@@ -112,10 +112,18 @@ void DeviceCheck::exportSummaries(
   if (!Project || Project->Exported)
     return;
   Project->Exported = true;
-  for (const FunctionDecl *FD : Functions)
-    if (SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
-      if (std::string Name = linkageName(FD); !Name.empty())
-        Project->Exports[Name] = DA.exported(FD);
+  for (const FunctionDecl *FD : Functions) {
+    if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      continue;
+    if (std::string Name = linkageName(FD); !Name.empty())
+      Project->Exports[Name] = DA.exported(FD);
+    // And the registrations of the module classes whose methods it defines.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      if (std::string Key = classKey(MD->getParent());
+          !Key.empty() && !Project->Exports.count(Key))
+        if (std::optional<PortableSummary> S = DA.exported(MD->getParent()))
+          Project->Exports[Key] = std::move(*S);
+  }
 }
 
 void DeviceCheck::addProvenanceNotes(const Step *Why, SourceLocation At,

@@ -15,7 +15,8 @@ namespace clang::devplace {
 
 DeviceModel::DeviceModel(ASTContext &Ctx, ApiTable Api, AnalysisOptions Opts)
     : Ctx(Ctx), Api(std::move(Api)), Opts(Opts),
-      Unit(std::make_unique<TranslationUnitState>(Ctx, this->Api)) {}
+      Unit(std::make_unique<TranslationUnitState>(Ctx, this->Api,
+                                                  this->Opts.Project)) {}
 
 DeviceModel::~DeviceModel() = default;
 
@@ -81,6 +82,15 @@ const FunctionFacts *DeviceModel::imported(const FunctionDecl *FD) {
 
 PortableSummary DeviceModel::exported(const FunctionDecl *FD) {
   return exportSummary(FD, analyze(FD), Ctx.getSourceManager());
+}
+
+std::optional<PortableSummary>
+DeviceModel::exported(const CXXRecordDecl *RD) {
+  // This file's own scan, never one made whole from another file's
+  // summary: a file speaks only for the methods it defines.
+  if (!isNNModuleClass(RD))
+    return std::nullopt;
+  return exportRegistrations(RD, scanRegistrations(RD, Api));
 }
 
 void DeviceModel::trace(const FunctionDecl *FD, TraceFn Fn) {

@@ -15,14 +15,20 @@ void MeetingObserver::meet(const Expr *Where, const Expr *First,
 
 bool MeetingObserver::parameterless(const Expr *Module) const {
   std::string N = moduleClassName(Module->getType());
-  return (!N.empty() &&
-          (Api.endsWith(N, ApiRole::ParameterlessModule) ||
-           Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule))) ||
-         holdsNoState(
-             moduleClassOf(Module->getType()), Api,
-             [&](const CXXRecordDecl *RD) -> const ModuleRegistrations & {
-               return Model.unit().registrations(RD);
-             });
+  if (!N.empty() &&
+      (Api.endsWith(N, ApiRole::ParameterlessModule) ||
+       Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule)))
+    return true;
+  const CXXRecordDecl *RD = moduleClassOf(Module->getType());
+  if (!shapeHoldsNothing(RD, Api))
+    return false;
+  const ModuleRegistrations &R =
+      Model.unit().registrations(RD->getDefinition());
+  return !R.ConstructorsSeen ||
+         holdsNoState(RD, Api,
+                      [&](const CXXRecordDecl *) -> const ModuleRegistrations & {
+                        return R;
+                      });
 }
 
 void MeetingObserver::observe(const Expr *E) {

@@ -21,6 +21,10 @@ public:
 private:
   void meet(const Expr *Where, const Expr *First, const Expr *Second,
             Meeting::Kind K);
+  /// The module may hold no parameters, so it runs on inputs of any device:
+  /// a module the table calls parameterless, one of the code's own that
+  /// holds nothing, or one whose shape could hold nothing and whose
+  /// constructors are not seen (what they register is not known).
   bool parameterless(const Expr *Module) const;
 };
 

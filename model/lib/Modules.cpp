@@ -254,10 +254,7 @@ ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
   return R;
 }
 
-bool holdsNoState(
-    const CXXRecordDecl *RD, const ApiTable &Api,
-    llvm::function_ref<const ModuleRegistrations &(const CXXRecordDecl *)>
-        Scan) {
+bool shapeHoldsNothing(const CXXRecordDecl *RD, const ApiTable &Api) {
   RD = RD ? RD->getDefinition() : nullptr;
   if (!RD || RD->getNumBases() != 1)
     return false;
@@ -266,11 +263,19 @@ bool holdsNoState(
   if (!Base ||
       !Api.is(ApiMatch::Class, qualifiedName(Base), ApiRole::ModuleBase))
     return false;
-  if (llvm::any_of(RD->fields(), [](const FieldDecl *F) {
-        DeviceCarrier C = classifyType(F->getType());
-        return C == DeviceCarrier::Module || C == DeviceCarrier::Tensor ||
-               C == DeviceCarrier::Container;
-      }))
+  return llvm::none_of(RD->fields(), [](const FieldDecl *F) {
+    DeviceCarrier C = classifyType(F->getType());
+    return C == DeviceCarrier::Module || C == DeviceCarrier::Tensor ||
+           C == DeviceCarrier::Container;
+  });
+}
+
+bool holdsNoState(
+    const CXXRecordDecl *RD, const ApiTable &Api,
+    llvm::function_ref<const ModuleRegistrations &(const CXXRecordDecl *)>
+        Scan) {
+  RD = RD ? RD->getDefinition() : nullptr;
+  if (!shapeHoldsNothing(RD, Api))
     return false;
   ModuleRegistrations Own;
   const ModuleRegistrations &R =

@@ -64,6 +64,10 @@ json::Value toJSON(const PortableSummary &S) {
                                  {"member", A.Member}});
   for (const auto &[Index, F] : S.ParamOut)
     Out.push_back(json::Object{{"index", int64_t(Index)}, {"exit", toJSON(F)}});
+  json::Array Members;
+  for (const auto &[Name, Registered] : S.Members)
+    Members.push_back(
+        json::Object{{"name", Name}, {"registered", Registered}});
   return json::Object{{"name", S.Name},
                       {"return", toJSON(S.Return)},
                       {"returnElements", std::move(Elements)},
@@ -71,7 +75,11 @@ json::Value toJSON(const PortableSummary &S) {
                       {"atoms", std::move(Atoms)},
                       {"paramOut", std::move(Out)},
                       {"mayWait", S.MayWait},
-                      {"complete", S.Complete}};
+                      {"complete", S.Complete},
+                      {"moduleClass", S.ModuleClass},
+                      {"members", std::move(Members)},
+                      {"registersAnything", S.RegistersAnything},
+                      {"readsTrainingMode", S.ReadsTrainingMode}};
 }
 
 /// Reads JSON written by the functions above; any mismatch fails the whole
@@ -182,6 +190,13 @@ public:
     }
     S.MayWait = flag(O, "mayWait");
     S.Complete = flag(O, "complete");
+    S.ModuleClass = flag(O, "moduleClass");
+    for (const json::Value &V : array(O, "members")) {
+      const json::Object &M = object(&V);
+      S.Members.emplace_back(str(M, "name"), flag(M, "registered"));
+    }
+    S.RegistersAnything = flag(O, "registersAnything");
+    S.ReadsTrainingMode = flag(O, "readsTrainingMode");
     return S;
   }
 };
@@ -199,8 +214,10 @@ bool PortableSummary::informative() const {
   auto Says = [](const PortableFact &F) {
     return F.Value.Host || F.Value.Dev || F.Value.Params || F.Value.Scalar;
   };
-  return !ParamSinks.empty() || !ParamOut.empty() || Says(Return) ||
-         llvm::any_of(ReturnElements, Says);
+  // A module class's summary always says something: that every method was
+  // seen, so what it does not register is not registered.
+  return ModuleClass || !ParamSinks.empty() || !ParamOut.empty() ||
+         Says(Return) || llvm::any_of(ReturnElements, Says);
 }
 
 bool PortableSummary::operator==(const PortableSummary &O) const {
@@ -330,6 +347,14 @@ SummaryExchange *&currentSummaryExchange() {
 const ProjectSummaries *&processSummaries() {
   static const ProjectSummaries *Summaries = nullptr;
   return Summaries;
+}
+
+std::string classKey(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier() || !RD->isExternallyVisible() ||
+      RD->isDependentContext() || RD->isLocalClass() ||
+      isa<ClassTemplateSpecializationDecl>(RD))
+    return "";
+  return "class " + RD->getQualifiedNameAsString();
 }
 
 std::string linkageName(const FunctionDecl *FD) {

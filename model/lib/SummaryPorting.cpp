@@ -158,4 +158,40 @@ std::unique_ptr<FunctionFacts> importSummary(const PortableSummary &S,
   return F;
 }
 
+std::optional<PortableSummary>
+exportRegistrations(const CXXRecordDecl *RD, const ModuleRegistrations &R) {
+  if (!R.AllMethodsSeen || !R.ConstructorsSeen)
+    return std::nullopt;
+  PortableSummary S;
+  S.Name = RD->getNameAsString();
+  S.ModuleClass = true;
+  // In declaration order, so that a summary's text is the same each run.
+  for (const FieldDecl *Field : RD->fields())
+    if (auto It = R.Members.find(Field); It != R.Members.end())
+      S.Members.emplace_back(Field->getNameAsString(), It->second.Registered);
+  S.RegistersAnything = R.RegistersAnything;
+  S.ReadsTrainingMode = R.ReadsTrainingMode;
+  return S;
+}
+
+void importRegistrations(const PortableSummary &S, const CXXRecordDecl *RD,
+                         ModuleRegistrations &R) {
+  if (!S.ModuleClass)
+    return;
+  ModuleRegistrations Whole;
+  for (const auto &Member : S.Members) {
+    auto Field = llvm::find_if(RD->fields(), [&](const FieldDecl *F) {
+      return F->getName() == Member.first;
+    });
+    // The other file's class has a member this one lacks: not the same
+    // class after all.
+    if (Field == RD->field_end())
+      return;
+    Whole.Members[*Field].Registered = Member.second;
+  }
+  Whole.RegistersAnything = S.RegistersAnything;
+  Whole.ReadsTrainingMode = S.ReadsTrainingMode;
+  R = std::move(Whole);
+}
+
 } // namespace clang::devplace

@@ -10,8 +10,10 @@
 #define DEVPLACE_MODEL_SUMMARYPORTING_H
 
 #include "TranslationUnitState.h"
+#include "devplace/model/Modules.h"
 #include "devplace/model/ProjectSummaries.h"
 #include <memory>
+#include <optional>
 
 namespace clang::devplace {
 
@@ -26,6 +28,16 @@ std::unique_ptr<FunctionFacts> importSummary(const PortableSummary &S,
                                              const FunctionDecl *FD,
                                              TranslationUnitState &Unit,
                                              SourceManager &SM);
+
+/// The registrations of module class \p RD for files that see only its
+/// declaration: none unless \p R, this file's scan, saw every method.
+std::optional<PortableSummary>
+exportRegistrations(const CXXRecordDecl *RD, const ModuleRegistrations &R);
+
+/// \p R, a scan that did not see every method of \p RD, made whole from
+/// the registrations another file exported (\p S).
+void importRegistrations(const PortableSummary &S, const CXXRecordDecl *RD,
+                         ModuleRegistrations &R);
 
 } // namespace clang::devplace
 

@@ -2,6 +2,7 @@
 
 #include "TranslationUnitState.h"
 #include "MutationScanner.h"
+#include "SummaryPorting.h"
 #include "devplace/model/Modules.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -32,8 +33,21 @@ llvm::StringRef TranslationUnitState::qualifiedName(const NamedDecl *D) {
 const ModuleRegistrations &
 TranslationUnitState::registrations(const CXXRecordDecl *RD) {
   auto &Slot = Registrations[RD];
-  if (!Slot)
-    Slot = std::make_unique<ModuleRegistrations>(scanRegistrations(RD, Api));
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<ModuleRegistrations>(scanRegistrations(RD, Api));
+  // A class whose constructor another file defines: that file's scan says
+  // what it registers.
+  if (!Slot->AllMethodsSeen && Project &&
+      !Ctx.getSourceManager().isInSystemHeader(RD->getLocation()))
+    if (std::string Key = classKey(RD); !Key.empty()) {
+      uint64_t Hash = 0;
+      const PortableSummary *S =
+          Project->Imports ? Project->Imports->usable(Key, Hash) : nullptr;
+      Project->Used[Key] = Hash;
+      if (S)
+        importRegistrations(*S, RD, *Slot);
+    }
   return *Slot;
 }
 

@@ -23,8 +23,11 @@ namespace clang::devplace {
 
 class TranslationUnitState {
 public:
-  TranslationUnitState(ASTContext &Ctx, const ApiTable &Api)
-      : Ctx(Ctx), Api(Api) {}
+  /// \p Project, when a front end runs one, gives the registrations of
+  /// module classes whose methods another file defines.
+  TranslationUnitState(ASTContext &Ctx, const ApiTable &Api,
+                       SummaryExchange *Project = nullptr)
+      : Ctx(Ctx), Api(Api), Project(Project) {}
 
   /// classifyType(), remembered per canonical type for this translation
   /// unit: it is asked for on nearly every expression.
@@ -86,6 +89,7 @@ public:
 private:
   ASTContext &Ctx;
   const ApiTable &Api;
+  SummaryExchange *Project;
   llvm::BumpPtrAllocator Arena;
   llvm::StringSet<> Strings;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;

@@ -8,8 +8,9 @@
 #include <vector>
 
 struct Net : torch::nn::Module {
-  Net(); // registers its layers, in another file
+  Net(); // registers its layer, in another file
   torch::Tensor forward(torch::Tensor x);
+  torch::nn::Linear fc{nullptr};
 };
 
 torch::Tensor binary_operators() {
@@ -342,4 +343,18 @@ torch::Tensor stateless_module_fed_any_device(bool gpu) {
   auto y = act->forward(x);
   act->to(torch::kCUDA);
   return act->forward(torch::ones({3})) + y.cpu();
+}
+
+// Silent: a module without members whose constructor another file defines
+// may register parameters by name or hold none (an activation): whether it
+// needs its input on its device is not known. With a compilation database,
+// the other file's registrations say (tool/project-summaries-registrations.test).
+struct Wrapped : torch::nn::Module {
+  Wrapped();
+  torch::Tensor forward(torch::Tensor x);
+};
+torch::Tensor unseen_registrations() {
+  auto m = std::make_shared<Wrapped>();
+  m->to(torch::kCUDA);
+  return m->forward(torch::zeros({3}));
 }

@@ -75,6 +75,9 @@ public:
   const FunctionFacts *imported(const FunctionDecl *FD);
   /// The summary of \p FD (defined here) for other translation units.
   PortableSummary exported(const FunctionDecl *FD);
+  /// The registrations of module class \p RD, when this unit defines
+  /// every one of its methods, for units that see only its declaration.
+  std::optional<PortableSummary> exported(const CXXRecordDecl *RD);
 
   /// Analyses all of \p Functions. Class members are summarised across the
   /// translation unit (the join of every value written to them, whichever

@@ -62,6 +62,11 @@ struct ModuleRegistrations {
 ModuleRegistrations scanRegistrations(const CXXRecordDecl *RD,
                                       const ApiTable &Api);
 
+/// Derived from the module base alone, with no module, tensor or container
+/// member: whether the class holds parameters is up to what its
+/// constructors register by name.
+bool shapeHoldsNothing(const CXXRecordDecl *RD, const ApiTable &Api);
+
 /// A module class of the code's own that holds nothing ->to() would move
 /// and nothing eval() would change: every constructor seen, derived from the
 /// module base alone, no module or tensor member, no registration and no

@@ -26,6 +26,7 @@
 #include <vector>
 
 namespace clang {
+class CXXRecordDecl;
 class FunctionDecl;
 class SourceManager;
 namespace devplace {
@@ -71,6 +72,17 @@ struct PortableSummary {
   std::vector<std::pair<unsigned, PortableFact>> ParamOut;
   bool MayWait = false;
   bool Complete = true;
+
+  /// For a module class (keyed by classKey()) whose every method one file
+  /// defines, what that file's scan of its registrations says: the members
+  /// its methods give a value, each with whether a register_* call covers
+  /// it; whether it registers anything; whether it asks about training
+  /// mode. A file that sees only the class's declaration (its constructor
+  /// defined in the other file) learns which members move with ->to().
+  bool ModuleClass = false;
+  std::vector<std::pair<std::string, bool>> Members;
+  bool RegistersAnything = false;
+  bool ReadsTrainingMode = false;
 
   /// Whether a caller learns anything from it: a device, a parameter
   /// followed, a host read, a write through a reference. A summary that
@@ -143,6 +155,11 @@ SummaryExchange *&currentSummaryExchange();
 /// a time, reads the ones a project run kept (set once, before any
 /// analysis).
 const ProjectSummaries *&processSummaries();
+
+/// The key of \p RD's registrations among the project's summaries ("class
+/// ns::NetImpl"), or "" for a class no other file can name (local, in an
+/// anonymous namespace, a template's).
+std::string classKey(const CXXRecordDecl *RD);
 
 /// \p FD's linkage name, or "" when it has none a linker would share (a
 /// static function, a lambda, a template, a function in an anonymous
