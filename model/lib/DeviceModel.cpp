@@ -84,8 +84,7 @@ PortableSummary DeviceModel::exported(const FunctionDecl *FD) {
   return exportSummary(FD, analyze(FD), Ctx.getSourceManager());
 }
 
-std::optional<PortableSummary>
-DeviceModel::exported(const CXXRecordDecl *RD) {
+std::optional<PortableSummary> DeviceModel::exported(const CXXRecordDecl *RD) {
   // This file's own scan, never one made whole from another file's
   // summary: a file speaks only for the methods it defines.
   if (!isNNModuleClass(RD))

@@ -25,10 +25,11 @@ bool MeetingObserver::parameterless(const Expr *Module) const {
   const ModuleRegistrations &R =
       Model.unit().registrations(RD->getDefinition());
   return !R.ConstructorsSeen ||
-         holdsNoState(RD, Api,
-                      [&](const CXXRecordDecl *) -> const ModuleRegistrations & {
-                        return R;
-                      });
+         holdsNoState(
+             RD, Api,
+             [&](const CXXRecordDecl *) -> const ModuleRegistrations & {
+               return R;
+             });
 }
 
 void MeetingObserver::observe(const Expr *E) {

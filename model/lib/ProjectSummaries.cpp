@@ -66,8 +66,7 @@ json::Value toJSON(const PortableSummary &S) {
     Out.push_back(json::Object{{"index", int64_t(Index)}, {"exit", toJSON(F)}});
   json::Array Members;
   for (const auto &[Name, Registered] : S.Members)
-    Members.push_back(
-        json::Object{{"name", Name}, {"registered", Registered}});
+    Members.push_back(json::Object{{"name", Name}, {"registered", Registered}});
   return json::Object{{"name", S.Name},
                       {"return", toJSON(S.Return)},
                       {"returnElements", std::move(Elements)},
