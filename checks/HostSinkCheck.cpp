@@ -45,11 +45,20 @@ void HostSinkCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
   }
   // The other direction: host memory handed to code that reads it on the
   // device.
-  for (const HostMemoryToDevice &H : R.HostToDevice)
-    diag(H.Operand->getExprLoc(),
-         "'%0' is on the host when its memory is passed to '%1', which "
-         "expects device memory")
-        << H.Tensor << H.Callee;
+  for (const HostMemoryToDevice &H : R.HostToDevice) {
+    if (!H.Claimed) {
+      diag(H.Operand->getExprLoc(),
+           "'%0' is on the host when its memory is passed to '%1', which "
+           "expects device memory")
+          << H.Tensor << H.Callee;
+      continue;
+    }
+    SourceLocation Loc = H.Operand->getExprLoc();
+    diag(Loc, "'%0' is host memory, but '%1' is told it %select{may be|is}2 "
+              "on %3: make the tensor on the host and copy it with .to()")
+        << H.Tensor << H.Callee << H.Definite << deviceNoun(H.Claimed);
+    addProvenanceNotes(H.Claimed, Loc, Ctx.getSourceManager());
+  }
 }
 
 namespace {

@@ -24,6 +24,42 @@ std::string HostAccessObserver::tensorNameOf(const Expr *Operand,
   return text(Operand);
 }
 
+const Expr *HostAccessObserver::hostMemoryOf(const Expr *Ptr) {
+  if (!Ptr->getType()->isPointerType() && !Ptr->getType()->isArrayType())
+    return nullptr;
+  if (onHostOnEveryPath(eval(Ptr), now().Reach))
+    return Ptr;
+  // Through `(void *)` and the like: the memory is the same.
+  const Expr *E = stripValue(Ptr->IgnoreParenCasts());
+  // &buf[0], &x
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf) {
+    E = stripValue(UO->getSubExpr());
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+        OC && OC->getOperator() == OO_Subscript)
+      E = stripValue(OC->getArg(0));
+    else if (E->getType()->isArithmeticType())
+      return E;
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+             MC && methodName(MC) == "data" &&
+             MC->getImplicitObjectArgument()) {
+    E = stripValue(MC->getImplicitObjectArgument());
+  }
+  QualType T = E->getType().getNonReferenceType();
+  if (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+    return AT->getElementType()->isArithmeticType() ? E : nullptr;
+  // A container of numbers that owns them: host memory, whatever holds it.
+  const auto *RD = T->getAsCXXRecordDecl();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  bool Numbers =
+      Spec && Api.classNamed(Model.unit().qualifiedName(RD),
+                             ApiRole::OwnsElements) &&
+      Spec->getTemplateArgs().size() > 0 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+      Spec->getTemplateArgs()[0].getAsType()->isArithmeticType();
+  return Numbers ? E : nullptr;
+}
+
 void HostAccessObserver::access(HostAccess::Kind K, const Expr *Sink,
                                 const Expr *Operand, const Fact &F,
                                 llvm::StringRef Callee, const HostAccess *Inner,
@@ -141,6 +177,19 @@ void HostAccessObserver::observeSinks(const Expr *E) {
         if (onHostOnEveryPath(F, now().Reach))
           Out.HostToDevice.push_back({CE, Arg, tensorNameOf(Arg, F), N.str()});
       }
+    // The same mistake made by the code itself: a tensor made over host
+    // memory with options that place it on a device (`from_blob(v.data(),
+    // sizes, opts.device(kCUDA))`). LibTorch takes the pointer for device
+    // memory: it fails, or reads a host address as a device one.
+    if (!N.empty() && Api.endsWith(N, ApiRole::WrapsPointer) &&
+        CE->getNumArgs() > 0)
+      if (const Expr *Ptr = CE->getArg(0); const Expr *Memory = hostMemoryOf(Ptr))
+        if (Fact Made = eval(CE); deviceUnder(Made, now().Reach))
+          Out.HostToDevice.push_back(
+              {CE, Ptr,
+               Memory == Ptr ? tensorNameOf(Ptr, PointerFact(Ptr))
+                             : text(Memory),
+               N.str(), Made.Why, onDeviceOnEveryPath(Made, now().Reach)});
     if (!N.empty() && Api.callee(N, ApiRole::HostMemoryCall))
       CheckArgs(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()),
                 HostAccess::Call, N);

@@ -29,6 +29,11 @@ private:
               const Fact &F, llvm::StringRef Callee,
               const HostAccess *Inner = nullptr, llvm::StringRef Name = {});
   std::string tensorNameOf(const Expr *Operand, const Fact &F) const;
+  /// What \p Ptr points into when that is host memory on every path: a
+  /// host tensor (\p Ptr itself is returned), a standard container that
+  /// owns its numbers (`buf.data()`, `&buf[0]`), an array or a number;
+  /// null otherwise.
+  const Expr *hostMemoryOf(const Expr *Ptr);
 
   llvm::DenseSet<const Expr *> Accessed;
 };

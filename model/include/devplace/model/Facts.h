@@ -87,8 +87,13 @@ struct AsyncRead {
 struct HostMemoryToDevice {
   const Expr *Call;    ///< the call that expects device memory
   const Expr *Operand; ///< the pointer argument
-  std::string Tensor;  ///< the tensor whose memory it is
+  std::string Tensor;  ///< the tensor (or buffer) whose memory it is
   std::string Callee;
+  /// For a tensor made over the memory (from_blob) with options that place
+  /// it on a device: how the options came to that device, and whether they
+  /// do on every path (rather than under some condition).
+  const Step *Claimed = nullptr;
+  bool Definite = true;
 };
 
 /// A parameter whose memory reaches host code.
