@@ -52,8 +52,8 @@ const Expr *HostAccessObserver::hostMemoryOf(const Expr *Ptr) {
   const auto *RD = T->getAsCXXRecordDecl();
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
   bool Numbers =
-      Spec && Api.classNamed(Model.unit().qualifiedName(RD),
-                             ApiRole::OwnsElements) &&
+      Spec &&
+      Api.classNamed(Model.unit().qualifiedName(RD), ApiRole::OwnsElements) &&
       Spec->getTemplateArgs().size() > 0 &&
       Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
       Spec->getTemplateArgs()[0].getAsType()->isArithmeticType();
@@ -183,7 +183,8 @@ void HostAccessObserver::observeSinks(const Expr *E) {
     // memory: it fails, or reads a host address as a device one.
     if (!N.empty() && Api.endsWith(N, ApiRole::WrapsPointer) &&
         CE->getNumArgs() > 0)
-      if (const Expr *Ptr = CE->getArg(0); const Expr *Memory = hostMemoryOf(Ptr))
+      if (const Expr *Ptr = CE->getArg(0);
+          const Expr *Memory = hostMemoryOf(Ptr))
         if (Fact Made = eval(CE); deviceUnder(Made, now().Reach))
           Out.HostToDevice.push_back(
               {CE, Ptr,
