@@ -47,6 +47,7 @@ struct Declared {
   llvm::StringSet<> ModuleClasses; ///< torch::nn classes, "Impl" dropped
   llvm::StringSet<> Namespaces;
   llvm::StringSet<> Enumerators;        ///< of c10::DeviceType
+  llvm::StringSet<> DispatchKeys;       ///< of c10::DispatchKey
   llvm::StringSet<> Parameters;         ///< of LibTorch functions
   llvm::StringMap<std::string> Aliases; ///< typedef or using name -> its type
 };
@@ -104,6 +105,8 @@ public:
     if (const auto *ED = dyn_cast<EnumDecl>(EC->getDeclContext());
         ED && qualifiedName(ED) == "c10::DeviceType")
       D.Enumerators.insert(EC->getName());
+    else if (ED && qualifiedName(ED) == "c10::DispatchKey")
+      D.DispatchKeys.insert(EC->getName());
     return true;
   }
   bool VisitNamespaceDecl(NamespaceDecl *ND) {
@@ -144,6 +147,7 @@ bool checked(const ApiRow &R, bool Cuda) {
   case ApiMatch::TensorMethod:
   case ApiMatch::ClassName:
   case ApiMatch::Enumerator:
+  case ApiMatch::DispatchKey:
   case ApiMatch::Parameter:
     return true;
   case ApiMatch::MethodName:
@@ -169,6 +173,8 @@ bool resolves(const ApiRow &R, const Declared &D) {
     return D.ModuleClasses.contains(R.Name);
   case ApiMatch::Enumerator:
     return D.Enumerators.contains(R.Name);
+  case ApiMatch::DispatchKey:
+    return D.DispatchKeys.contains(R.Name);
   case ApiMatch::Parameter:
     return D.Parameters.contains(R.Name);
   case ApiMatch::MethodName:

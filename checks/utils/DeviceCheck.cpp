@@ -116,7 +116,8 @@ void DeviceCheck::exportSummaries(
     if (!SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
       continue;
     if (std::string Name = linkageName(FD); !Name.empty())
-      Project->Exports[Name] = DA.exported(FD);
+      if (std::optional<PortableSummary> S = DA.exported(FD))
+        Project->Exports[Name] = std::move(*S);
     // And the registrations of the module classes whose methods it defines.
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
       if (std::string Key = classKey(MD->getParent());

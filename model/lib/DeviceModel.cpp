@@ -80,7 +80,11 @@ const FunctionFacts *DeviceModel::imported(const FunctionDecl *FD) {
   return Slot.get();
 }
 
-PortableSummary DeviceModel::exported(const FunctionDecl *FD) {
+std::optional<PortableSummary> DeviceModel::exported(const FunctionDecl *FD) {
+  // A kernel's facts assume the dispatcher's arguments (FunctionScope's
+  // summarisable): not a direct caller's.
+  if (Unit->kernelRegistration(FD))
+    return std::nullopt;
   return exportSummary(FD, analyze(FD), Ctx.getSourceManager());
 }
 

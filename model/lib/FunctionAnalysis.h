@@ -50,6 +50,8 @@
 //   Places.cpp            where values live, read from the body first
 //   Atoms.cpp             the atoms of one function
 //   MutationScanner.cpp   the variables a body writes
+//   KernelRegistrations.cpp kernels the code registers for an accelerator,
+//                         whose tensor parameters start there
 //   DeviceModel.cpp       the public entry points: analyze, analyzeAll, trace
 //   TranslationUnitState.cpp what the model keeps across the translation
 //                         unit: memos, members' summaries, captures,

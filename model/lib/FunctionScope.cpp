@@ -144,6 +144,11 @@ const FunctionDecl *FunctionScope::summarisable(const CallExpr *CE,
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isDependentContext() ||
       Model.unit().inProgress(Def))
     return nullptr;
+  // A kernel registered for an accelerator is analysed with its tensors
+  // there, as the dispatcher calls it: its summary does not speak for a
+  // direct call, whose arguments are the caller's.
+  if (Model.unit().kernelRegistration(Def))
+    return nullptr;
   if (Where == CalleeScope::NonSystem
           ? SM.isInSystemHeader(Def->getLocation())
           : !SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))

@@ -143,7 +143,7 @@ public:
       const json::Object &S = object(&V);
       PortableStep P;
       int64_t K = num(S, "kind");
-      if (K < 0 || K > Step::UnknownOrigin)
+      if (K < 0 || K > Step::KernelArgument)
         Ok = false;
       P.K = Step::Kind(K);
       P.File = str(S, "file");

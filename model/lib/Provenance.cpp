@@ -72,6 +72,9 @@ std::string describe(const Step &S) {
   case Step::UnknownOrigin:
     Msg = Subject + "comes from outside this function; its device is unknown";
     break;
+  case Step::KernelArgument:
+    Msg = Subject + "is on " + Noun + ": " + S.Detail.str() + " here";
+    break;
   }
   if (!S.When.empty())
     Msg += ", when " + S.When.str();

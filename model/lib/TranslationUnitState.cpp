@@ -51,6 +51,14 @@ TranslationUnitState::registrations(const CXXRecordDecl *RD) {
   return *Slot;
 }
 
+const KernelRegistration *
+TranslationUnitState::kernelRegistration(const FunctionDecl *FD) {
+  if (!Kernels)
+    Kernels = findKernelRegistrations(Ctx, Api);
+  auto It = Kernels->find(FD->getCanonicalDecl());
+  return It == Kernels->end() ? nullptr : &It->second;
+}
+
 bool TranslationUnitState::isBaseClass(const CXXRecordDecl *RD) {
   if (!BaseClasses) {
     // Once per translation unit, declarations only (no bodies), skipping

@@ -10,6 +10,7 @@
 #ifndef DEVPLACE_MODEL_TRANSLATIONUNITSTATE_H
 #define DEVPLACE_MODEL_TRANSLATIONUNITSTATE_H
 
+#include "KernelRegistrations.h"
 #include "devplace/model/DeviceModel.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -73,6 +74,9 @@ public:
   }
   /// How the module class \p RD registers its members (memoised).
   const ModuleRegistrations &registrations(const CXXRecordDecl *RD);
+  /// The registration of \p FD as a kernel for an accelerator, if the
+  /// translation unit makes one (memoised: one scan of its declarations).
+  const KernelRegistration *kernelRegistration(const FunctionDecl *FD);
   /// \p RD is a base of a class of this code (not of a system header):
   /// a derived class may register its members.
   bool isBaseClass(const CXXRecordDecl *RD);
@@ -98,6 +102,8 @@ private:
   llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleRegistrations>>
       Registrations;
   std::optional<llvm::DenseSet<const CXXRecordDecl *>> BaseClasses;
+  std::optional<llvm::DenseMap<const FunctionDecl *, KernelRegistration>>
+      Kernels;
   llvm::DenseMap<const FieldDecl *, bool> ConstructorFlags;
   /// Per member, the join of the values written to it anywhere in the TU.
   llvm::DenseMap<const FieldDecl *, Fact> FieldFacts;

@@ -55,12 +55,29 @@ void WorklistDriver::computeLiveness() {
 
 void WorklistDriver::setUpEntry(State &Entry) {
   Entry.Reach = AllValuations;
+  // A kernel the code registers for an accelerator: the dispatcher calls
+  // it with its tensors there.
+  const KernelRegistration *Kernel = Model.unit().kernelRegistration(Scope.FD);
   for (unsigned I = 0; I < Scope.FD->getNumParams(); ++I) {
     const ParmVarDecl *P = Scope.FD->getParamDecl(I);
     Fact F;
     F.Params = I < 32 ? 1u << I : 0;
     F.Unknown = I >= 32 ? AllValuations : 0;
     F.Why = Model.unit().originStep(P->getLocation(), P->getName());
+    if (Kernel && classifyType(P->getType()) == DeviceCarrier::Tensor) {
+      auto *Why = new (Model.unit().arena().Allocate<Step>())
+          Step{Step::KernelArgument,
+               Kernel->At,
+               Model.unit().save(P->getName()),
+               Model.unit().save("'" + Scope.FD->getNameAsString() +
+                                 "' is registered as its kernel for " +
+                                 Kernel->Key),
+               "",
+               nullptr,
+               0};
+      Why->DeviceType = Kernel->DeviceType;
+      F = Fact::device(Why);
+    }
     // A reference to a plain struct: each member is the caller's, and what
     // is left in them at the exit is part of the summary.
     if (I < 32 && Scope.Storage.keepsMembers(P)) {

@@ -41,6 +41,7 @@ enum class ApiMatch : uint8_t {
   DeviceString,
   Parameter,
   Operator,
+  DispatchKey,
   NumMatches
 };
 

@@ -73,8 +73,10 @@ public:
   /// has none (or \p FD has a body here). Memoised; each name looked up is
   /// recorded in the exchange, found or not.
   const FunctionFacts *imported(const FunctionDecl *FD);
-  /// The summary of \p FD (defined here) for other translation units.
-  PortableSummary exported(const FunctionDecl *FD);
+  /// The summary of \p FD (defined here) for other translation units;
+  /// none for a kernel registered for an accelerator (its facts assume the
+  /// dispatcher's arguments).
+  std::optional<PortableSummary> exported(const FunctionDecl *FD);
   /// The registrations of module class \p RD, when this unit defines
   /// every one of its methods, for units that see only its declaration.
   std::optional<PortableSummary> exported(const CXXRecordDecl *RD);

@@ -45,6 +45,7 @@ struct Step {
     Returned,        ///< the result of a call
     MovedByCall,     ///< a helper moved a variable passed by reference
     UnknownOrigin,   ///< a parameter or field whose device is not known
+    KernelArgument,  ///< a parameter of a kernel registered for a device
   };
   Kind K;
   SourceLocation Loc;
