@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProjectRun.h"
+#include "FileOrder.h"
 #include "Preamble.h"
 #include "ResultCache.h"
 #include "clang-tidy/ClangTidy.h"
@@ -407,7 +408,8 @@ static void analyseOnce(const std::vector<std::string> &Files,
                         const OptionsProviderFactory &MakeOptions,
                         const RunSettings &Settings,
                         const std::function<void(FileResult &)> &Done,
-                        std::unique_ptr<PreambleStore> &Preambles, bool Replay);
+                        std::unique_ptr<PreambleStore> &Preambles, bool Replay,
+                        clang::devplace::ProjectSummaries *Publish = nullptr);
 
 void analyseFiles(const std::vector<std::string> &Files,
                   const CompilationDatabase &Compilations,
@@ -430,9 +432,7 @@ void analyseFiles(const std::vector<std::string> &Files,
   std::map<std::string, FileResult> Results;
   auto Keep = [&](FileResult &R) { Results[R.File] = std::move(R); };
   analyseOnce(Files, Compilations, MakeOptions, Settings, Keep, Preambles,
-              /*Replay=*/true);
-  for (auto &[File, R] : Results)
-    Summaries.replaceFile(File, R.Exports);
+              /*Replay=*/true, &Summaries);
   for (unsigned Round = 0; Round < MaxSummaryRounds; ++Round) {
     std::vector<std::string> Stale;
     for (const auto &[File, R] : Results)
@@ -440,14 +440,17 @@ void analyseFiles(const std::vector<std::string> &Files,
         Stale.push_back(File);
     if (Stale.empty())
       break;
-    for (const std::string &File : Stale)
+    bool Explain = sys::Process::GetEnv("DEVPLACE_CACHE_EXPLAIN").has_value();
+    for (const std::string &File : Stale) {
       if (Results[File].FromCache && Settings.Cache)
         --Settings.Cache->Hits; // its result is the new analysis's
+      if (Explain)
+        errs() << "devplace: " << File << " analysed again (round " << Round + 2
+               << "): a summary it used changed\n";
+    }
     // Stored in the cache again: the entry is the last round's.
     analyseOnce(Stale, Compilations, MakeOptions, Settings, Keep, Preambles,
-                /*Replay=*/false);
-    for (const std::string &File : Stale)
-      Summaries.replaceFile(File, Results[File].Exports);
+                /*Replay=*/false, &Summaries);
   }
   for (const std::string &File : Files)
     if (auto It = Results.find(File); It != Results.end())
@@ -461,11 +464,16 @@ static void analyseOnce(const std::vector<std::string> &Files,
                         const OptionsProviderFactory &MakeOptions,
                         const RunSettings &Settings,
                         const std::function<void(FileResult &)> &Done,
-                        std::unique_ptr<PreambleStore> &Preambles,
-                        bool Replay) {
+                        std::unique_ptr<PreambleStore> &Preambles, bool Replay,
+                        clang::devplace::ProjectSummaries *Publish) {
+  // With \p Publish, each file's summaries join the project's as soon as
+  // it is done, and a file starts from the summaries of the files done
+  // before it (a snapshot: the project's keep changing while it runs).
   std::mutex DoneLock;
   auto Report = [&](FileResult &R) {
     std::lock_guard<std::mutex> Guard(DoneLock);
+    if (Publish)
+      Publish->replaceFile(R.File, R.Exports);
     Done(R);
   };
   // Answered from the cache first: what is left decides the preambles.
@@ -508,20 +516,63 @@ static void analyseOnce(const std::vector<std::string> &Files,
       ClangTidyContext Context(MakeOptions());
       Preamble = Preambles->get(*P.Plan, tidyAdjuster(Context, Settings));
     }
+    std::optional<clang::devplace::ProjectSummaries> Snapshot;
+    RunSettings Mine = Settings;
+    if (Publish) {
+      std::lock_guard<std::mutex> Guard(DoneLock);
+      Snapshot = *Publish;
+      Mine.Summaries = &*Snapshot;
+    }
     FileResult R =
-        analyseFile(P.File, Compilations, MakeOptions, Settings, Preamble);
+        analyseFile(P.File, Compilations, MakeOptions, Mine, Preamble);
     if (Settings.Cache)
       Settings.Cache->store(P.Key, R, R.Dependencies);
     Report(R);
   };
-  if (Settings.Jobs <= 1 || Work.size() <= 1) {
-    for (const Pending &P : Work)
-      RunOne(P);
+  // The files a file likely calls into go first; a worker takes the first
+  // file whose likely callees are done, else the first not started.
+  std::vector<std::string> Names;
+  for (const Pending &P : Work)
+    Names.push_back(P.File);
+  std::vector<std::vector<size_t>> Callees =
+      Publish ? likelyCallees(Names)
+              : std::vector<std::vector<size_t>>(Work.size());
+  std::vector<size_t> Order = calleesFirst(Callees);
+  std::vector<char> Started(Work.size(), 0), Finished(Work.size(), 0);
+  std::mutex PickLock;
+  auto Next = [&]() -> std::optional<size_t> {
+    std::lock_guard<std::mutex> Guard(PickLock);
+    std::optional<size_t> First;
+    for (size_t I : Order) {
+      if (Started[I])
+        continue;
+      if (!First)
+        First = I;
+      if (llvm::all_of(Callees[I], [&](size_t J) { return Finished[J]; })) {
+        First = I;
+        break;
+      }
+    }
+    if (First)
+      Started[*First] = 1;
+    return First;
+  };
+  auto Worker = [&] {
+    while (std::optional<size_t> I = Next()) {
+      RunOne(Work[*I]);
+      std::lock_guard<std::mutex> Guard(PickLock);
+      Finished[*I] = 1;
+    }
+  };
+  unsigned Threads = std::min<size_t>(
+      hardware_concurrency(Settings.Jobs).compute_thread_count(), Work.size());
+  if (Settings.Jobs <= 1 || Threads <= 1) {
+    Worker();
     return;
   }
   clang::devplace::compat::ThreadPool Pool(hardware_concurrency(Settings.Jobs));
-  for (const Pending &P : Work)
-    Pool.async([&RunOne, &P] { RunOne(P); });
+  for (unsigned T = 0; T < Threads; ++T)
+    Pool.async(Worker);
   Pool.wait();
 }
 

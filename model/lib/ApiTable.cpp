@@ -51,7 +51,7 @@ llvm::StringRef ApiTable::matchName(ApiMatch M) {
   static const char *const Names[] = {
       "Function",     "Method",    "TensorMethod", "MethodName", "Class",
       "ClassName",    "Suffix",    "Substring",    "Namespace",  "Enumerator",
-      "DeviceString", "Parameter", "Operator",   "DispatchKey"};
+      "DeviceString", "Parameter", "Operator",     "DispatchKey"};
   return Names[static_cast<unsigned>(M)];
 }
 

@@ -39,12 +39,12 @@ struct KeyFinder : RecursiveASTVisitor<KeyFinder> {
       if (Api.is(ApiMatch::DispatchKey, EC->getName(),
                  ApiRole::AcceleratorDispatchKey))
         Found = KernelRegistration{
-            {}, Api.deviceType(ApiMatch::DispatchKey, EC->getName()),
+            {},
+            Api.deviceType(ApiMatch::DispatchKey, EC->getName()),
             EC->getName().str()};
     } else if (Api.classNamed(Enum, ApiRole::DeviceTypeEnum)) {
       Named = true;
-      if (!Api.is(ApiMatch::Enumerator, EC->getName(),
-                  ApiRole::HostDeviceType))
+      if (!Api.is(ApiMatch::Enumerator, EC->getName(), ApiRole::HostDeviceType))
         Found = KernelRegistration{{}, EC->getName(), EC->getName().str()};
     }
     return !Named;

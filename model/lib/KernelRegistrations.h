@@ -1,4 +1,5 @@
-//===--- KernelRegistrations.h - kernels registered for a device -*- C++ -*-===//
+//===--- KernelRegistrations.h - kernels registered for a device -*- C++
+//-*-===//
 //
 // A function that the code registers with the dispatcher for an
 // accelerator's dispatch key (`TORCH_LIBRARY_IMPL(ns, CUDA, m) {

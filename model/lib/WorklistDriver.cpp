@@ -65,16 +65,15 @@ void WorklistDriver::setUpEntry(State &Entry) {
     F.Unknown = I >= 32 ? AllValuations : 0;
     F.Why = Model.unit().originStep(P->getLocation(), P->getName());
     if (Kernel && classifyType(P->getType()) == DeviceCarrier::Tensor) {
-      auto *Why = new (Model.unit().arena().Allocate<Step>())
-          Step{Step::KernelArgument,
-               Kernel->At,
-               Model.unit().save(P->getName()),
-               Model.unit().save("'" + Scope.FD->getNameAsString() +
-                                 "' is registered as its kernel for " +
-                                 Kernel->Key),
-               "",
-               nullptr,
-               0};
+      auto *Why = new (Model.unit().arena().Allocate<Step>()) Step{
+          Step::KernelArgument,
+          Kernel->At,
+          Model.unit().save(P->getName()),
+          Model.unit().save("'" + Scope.FD->getNameAsString() +
+                            "' is registered as its kernel for " + Kernel->Key),
+          "",
+          nullptr,
+          0};
       Why->DeviceType = Kernel->DeviceType;
       F = Fact::device(Why);
     }

@@ -1,0 +1,68 @@
+//===--- FileOrder.cpp - which files a run analyses first -----------------===//
+
+#include "FileOrder.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <functional>
+
+namespace devplace_tool {
+
+std::vector<std::vector<size_t>>
+likelyCallees(const std::vector<std::string> &Files) {
+  llvm::StringMap<std::vector<size_t>> ByStem;
+  for (size_t I = 0; I < Files.size(); ++I)
+    ByStem[llvm::sys::path::stem(Files[I])].push_back(I);
+  std::vector<std::vector<size_t>> Out(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I) {
+    auto Buffer = llvm::MemoryBuffer::getFile(Files[I]);
+    if (!Buffer)
+      continue;
+    llvm::StringRef Text = (*Buffer)->getBuffer();
+    // `#include "dir/model.h"`, line by line: a textual guess needs no
+    // preprocessor.
+    while (!Text.empty()) {
+      auto [Line, Rest] = Text.split('\n');
+      Text = Rest;
+      Line = Line.ltrim();
+      if (!Line.consume_front("#"))
+        continue;
+      Line = Line.ltrim();
+      if (!Line.consume_front("include"))
+        continue;
+      Line = Line.ltrim();
+      if (!Line.consume_front("\""))
+        continue;
+      llvm::StringRef Header = Line.take_until([](char C) { return C == '"'; });
+      auto It = ByStem.find(llvm::sys::path::stem(Header));
+      if (It == ByStem.end())
+        continue;
+      for (size_t J : It->second)
+        if (J != I && llvm::sys::path::extension(Files[J]) !=
+                          llvm::sys::path::extension(Header))
+          Out[I].push_back(J);
+    }
+  }
+  return Out;
+}
+
+std::vector<size_t>
+calleesFirst(const std::vector<std::vector<size_t>> &Callees) {
+  std::vector<size_t> Order;
+  std::vector<char> Seen(Callees.size(), 0);
+  // Depth first, callees before their caller; a file met again while its
+  // callees are being placed (a cycle) is left where it was first met.
+  std::function<void(size_t)> Place = [&](size_t I) {
+    if (Seen[I])
+      return;
+    Seen[I] = 1;
+    for (size_t J : Callees[I])
+      Place(J);
+    Order.push_back(I);
+  };
+  for (size_t I = 0; I < Callees.size(); ++I)
+    Place(I);
+  return Order;
+}
+
+} // namespace devplace_tool
