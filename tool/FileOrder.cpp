@@ -13,12 +13,19 @@ likelyCallees(const std::vector<std::string> &Files) {
   llvm::StringMap<std::vector<size_t>> ByStem;
   for (size_t I = 0; I < Files.size(); ++I)
     ByStem[llvm::sys::path::stem(Files[I])].push_back(I);
+  // A program's entry file (it defines `main`) calls into others and is
+  // called by none: two programs of one project that share a header's
+  // name (train/sft_train.cpp, core/sft_train.cpp) are ordered by it.
+  std::vector<std::string> Texts(Files.size());
+  std::vector<char> Entry(Files.size(), 0);
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (auto Buffer = llvm::MemoryBuffer::getFile(Files[I])) {
+      Texts[I] = (*Buffer)->getBuffer().str();
+      Entry[I] = llvm::StringRef(Texts[I]).contains("int main(");
+    }
   std::vector<std::vector<size_t>> Out(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
-    auto Buffer = llvm::MemoryBuffer::getFile(Files[I]);
-    if (!Buffer)
-      continue;
-    llvm::StringRef Text = (*Buffer)->getBuffer();
+    llvm::StringRef Text = Texts[I];
     // `#include "dir/model.h"`, line by line: a textual guess needs no
     // preprocessor.
     while (!Text.empty()) {
@@ -38,8 +45,9 @@ likelyCallees(const std::vector<std::string> &Files) {
       if (It == ByStem.end())
         continue;
       for (size_t J : It->second)
-        if (J != I && llvm::sys::path::extension(Files[J]) !=
-                          llvm::sys::path::extension(Header))
+        if (J != I && !Entry[J] &&
+            llvm::sys::path::extension(Files[J]) !=
+                llvm::sys::path::extension(Header))
           Out[I].push_back(J);
     }
   }

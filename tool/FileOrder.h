@@ -17,8 +17,8 @@
 namespace devplace_tool {
 
 /// For each of \p Files, the indices of the others it most likely calls
-/// into: those whose stem is the stem of a header it includes in quotes.
-/// A file that cannot be read calls into none.
+/// into: those whose stem is the stem of a header it includes in quotes,
+/// and that define no `main`. A file that cannot be read calls into none.
 std::vector<std::vector<size_t>>
 likelyCallees(const std::vector<std::string> &Files);
 
