@@ -48,8 +48,8 @@ torch::Tensor scaled(const torch::Tensor &x, double s) {
 }
 TORCH_LIBRARY_IMPL(myops, AutogradCUDA, m) { m.impl("scaled", TORCH_FN(scaled)); }
 
-float first(const torch::Tensor &x) { return x.data_ptr<float>()[0]; }
-// CHECK: :[[@LINE-1]]:48: warning: 'x' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
+double first(const torch::Tensor &x) { return x.data_ptr<float>()[0]; }
+// CHECK: :[[@LINE-1]]:49: warning: 'x' is on a CUDA device when its memory is read on the host here [devplace-host-sink]
 // CHECK: :[[@LINE+3]]:5: note: 'x' is on a CUDA device: 'first' is registered as its kernel for CUDA here
 
 TORCH_LIBRARY(extra, m) {
