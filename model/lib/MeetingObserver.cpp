@@ -20,16 +20,14 @@ bool MeetingObserver::parameterless(const Expr *Module) const {
        Api.is(ApiMatch::ClassName, N, ApiRole::ParameterlessModule)))
     return true;
   const CXXRecordDecl *RD = moduleClassOf(Module->getType());
-  if (!shapeHoldsNothing(RD, Api))
-    return false;
-  const ModuleRegistrations &R =
-      Model.unit().registrations(RD->getDefinition());
-  return !R.ConstructorsSeen ||
-         holdsNoState(
-             RD, Api,
-             [&](const CXXRecordDecl *) -> const ModuleRegistrations & {
-               return R;
-             });
+  auto Scan = [&](const CXXRecordDecl *C) -> const ModuleRegistrations & {
+    return Model.unit().registrations(C);
+  };
+  // With its constructors not seen, what they register is not known: a
+  // class whose shape could hold nothing may.
+  return holdsNoState(RD, Api, Scan) ||
+         (shapeHoldsNothing(RD, Api) &&
+          !Scan(RD->getDefinition()).ConstructorsSeen);
 }
 
 void MeetingObserver::observe(const Expr *E) {
