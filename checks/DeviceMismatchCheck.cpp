@@ -14,11 +14,13 @@ struct Mismatch {
   const Meeting *M;
   bool AOnDevice; ///< A is the device side (else B is)
   bool Definite;  ///< on every path that reaches the operation
+  bool Indices;   ///< both on devices, at indices that differ
 };
 
 /// The rule: the model's mismatch question (one side on a device on some
-/// path the code chose, the other known to be on the host on every path,
-/// under one valuation), asked of every meeting; the first mismatching pair
+/// path the code chose, the other known to be on the host, or on a device
+/// of another index, on every path, under one valuation), asked of every
+/// meeting; the first mismatching pair
 /// of each operation is reported.
 std::vector<Mismatch> findMismatches(const FunctionFacts &R) {
   std::vector<Mismatch> Out;
@@ -30,7 +32,8 @@ std::vector<Mismatch> findMismatches(const FunctionFacts &R) {
     MismatchAnswer Mis = mismatchUnder(M.FA, M.FB, M.Reach);
     if (!Mis || !Seen.insert(M.Where).second)
       continue;
-    Out.push_back({&M, Mis.ADeviceBHost != 0, Mis.Definite});
+    Out.push_back({&M, Mis.ADeviceBHost != 0, Mis.Definite,
+                   Mis.IndicesDiffer != 0});
   }
   return Out;
 }
@@ -42,6 +45,21 @@ void DeviceMismatchCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
   for (const Mismatch &X : findMismatches(R)) {
     const Meeting &M = *X.M;
     SourceLocation Loc = M.Where->getExprLoc();
+    if (X.Indices) {
+      if (M.K == Meeting::ModuleInput)
+        diag(Loc, "module '%0' %select{may be|is}1 on %2 but its input '%3' "
+                  "on %4")
+            << M.NameA << X.Definite << M.FA.Index.Spelling << M.NameB
+            << M.FB.Index.Spelling;
+      else
+        diag(Loc, "'%0' %select{may be|is}1 on %2 and '%3' on %4: they must "
+                  "be on the same device for this operation")
+            << M.NameA << X.Definite << M.FA.Index.Spelling << M.NameB
+            << M.FB.Index.Spelling;
+      addProvenanceNotes(M.FA.Why, Loc, SM);
+      addProvenanceNotes(M.FB.Why, Loc, SM);
+      continue;
+    }
     const std::string &Dev = X.AOnDevice ? M.NameA : M.NameB;
     const std::string &Host = X.AOnDevice ? M.NameB : M.NameA;
     std::string Noun = deviceNoun(X.AOnDevice ? M.FA.Why : M.FB.Why);

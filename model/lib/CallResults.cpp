@@ -130,7 +130,15 @@ Fact CallResults::evalMemberCall(const CXXMemberCallExpr *MC) {
     if (Api.methodName(Name, ApiRole::DeviceOf)) {
       if (MC->getNumArgs() == 0)
         return eval(Obj);
-      return eval(MC->getArg(0));
+      // LibTorch's device(Args&&...) builds the Device from its arguments:
+      // device("cuda:1") parses the string, device(kCUDA, 1) takes an index.
+      const Expr *Arg = MC->getArg(0);
+      Fact F = classifyType(Arg->getType()) == DeviceCarrier::None
+                   ? A.Eval.evalDeviceString(Arg, MC->getExprLoc())
+                   : eval(Arg);
+      if (MC->getNumArgs() == 2 && !isa<CXXDefaultArgExpr>(MC->getArg(1)))
+        return A.Eval.withIndex(F, MC->getArg(1));
+      return F;
     }
     if (RetC == DeviceCarrier::Options)
       return eval(Obj);

@@ -81,6 +81,10 @@ Fact CalleeSummaries::fromSummary(
   R.Unknown = callerValuations(Call, Def, Ret.Unknown, ArgOf);
   R.Host = callerValuations(Call, Def, Ret.Host, ArgOf);
   R.Dev = callerValuations(Call, Def, Ret.Dev, ArgOf);
+  // A number the callee gave its device is the same device here; its
+  // variables are not the caller's.
+  if (R.Dev && Ret.Index.K == DeviceIndex::Number)
+    R.Index = Ret.Index;
   // A constructor returns nothing: its chain (inside it) is the story.
   if (R.Dev)
     R.Why = CE ? makeStep(Step::Returned, CE->getExprLoc(), "",

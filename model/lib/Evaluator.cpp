@@ -264,10 +264,14 @@ Fact Evaluator::evalDeviceString(const Expr *Arg, SourceLocation Loc) {
     if (Api.startsWith(ApiMatch::DeviceString, Lit->getString(),
                        ApiRole::HostDeviceString))
       return Fact::host();
-    // "cuda:0" names device type CUDA, as c10 spells it.
-    return Fact::device(makeStep(
-        Step::DeviceConstant, Loc, "", "\"" + Lit->getString().str() + "\"",
-        nullptr, Model.unit().save(Lit->getString().split(':').first.upper())));
+    // "cuda:0" names device type CUDA, as c10 spells it, and index 0.
+    auto [Type, Index] = Lit->getString().split(':');
+    Fact F = Fact::device(makeStep(Step::DeviceConstant, Loc, "",
+                                   "\"" + Lit->getString().str() + "\"",
+                                   nullptr, Model.unit().save(Type.upper())));
+    if (unsigned N; !Index.getAsInteger(10, N))
+      F.Index = DeviceIndex::number(N, spelling(F, Index));
+    return F;
   }
   // `Device(gpu ? "cuda:0" : "cpu")`: each string under its condition.
   if (const auto *CO = dyn_cast<ConditionalOperator>(Arg))
@@ -314,7 +318,58 @@ Fact Evaluator::evalConstruct(const CXXConstructExpr *CE) {
   for (const Expr *Arg : CE->arguments())
     if (classifyType(Arg->getType()) != DeviceCarrier::None)
       R = join(R, eval(Arg));
+  // Device(type, index): the device the whole expression names.
+  if (C == DeviceCarrier::Device && CE->getNumArgs() == 2 &&
+      !isa<CXXDefaultArgExpr>(CE->getArg(1)))
+    if (Fact Indexed = withIndex(R, CE->getArg(1));
+        Indexed.Index.K != DeviceIndex::Unsaid && Indexed.Why &&
+        Indexed.Why->K == Step::DeviceConstant && !Indexed.Why->Prev) {
+      Indexed.Why =
+          makeStep(Step::DeviceConstant, CE->getExprLoc(), "",
+                   Indexed.Index.Spelling, nullptr, Indexed.Why->DeviceType);
+      return Indexed;
+    }
   return R;
+}
+
+Fact Evaluator::withIndex(Fact F, const Expr *IndexArg) {
+  if (!F.Dev)
+    return F;
+  const Expr *E = IndexArg->IgnoreParenCasts();
+  ASTContext &Ctx = Scope.FD->getASTContext();
+  Expr::EvalResult Result;
+  if (!E->isValueDependent() && E->EvaluateAsInt(Result, Ctx)) {
+    int64_t N = Result.Val.getInt().getSExtValue();
+    F.Index = N < 0 ? DeviceIndex{}
+                    : DeviceIndex::number(N, spelling(F, std::to_string(N)));
+    return F;
+  }
+  // A variable this function does not change: a local's initializer where
+  // that says more, else the variable itself.
+  const ValueDecl *D = nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    D = DRE->getDecl();
+  else if (const auto *ME = dyn_cast<MemberExpr>(E);
+           ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    D = ME->getMemberDecl();
+  if (!D || Scope.Mutations.Mutated.contains(D) ||
+      !(isa<VarDecl>(D) || isa<FieldDecl>(D)))
+    return F;
+  if (const auto *VD = dyn_cast<VarDecl>(D);
+      VD && VD->isLocalVarDecl() && VD->getInit())
+    if (Fact Init = withIndex(F, VD->getInit());
+        Init.Index.K != DeviceIndex::Unsaid)
+      return Init;
+  F.Index = DeviceIndex::variable(D->getCanonicalDecl(),
+                                  spelling(F, D->getName()));
+  return F;
+}
+
+llvm::StringRef Evaluator::spelling(const Fact &F, llvm::StringRef Index) {
+  std::string Type = F.Why && !F.Why->DeviceType.empty()
+                         ? F.Why->DeviceType.lower()
+                         : std::string("cuda");
+  return Model.unit().save(Type + ":" + Index.str());
 }
 
 } // namespace clang::devplace

@@ -22,6 +22,15 @@ public:
   Fact eval(const Expr *E);
   /// A new block's state: nothing evaluated yet.
   void startBlock() { Cache.clear(); }
+  /// \p F on the device of index \p IndexArg (`Device(kCUDA, rank)`,
+  /// `options.device(kCUDA, 1)`): a number the code fixes, or a variable
+  /// this function does not change. Anything else, and -1 (the current
+  /// device), leaves the index unsaid.
+  Fact withIndex(Fact F, const Expr *IndexArg);
+  /// The device a string names: a literal ("cuda:0", "cpu"), or a choice
+  /// of literals (`gpu ? "cuda:0" : "cpu"`); a name chosen at run time is
+  /// the environment's choice; anything else is unknown.
+  Fact evalDeviceString(const Expr *Arg, SourceLocation Loc);
 
 private:
   /// A device constant: the host, or an accelerator of \p DeviceType.
@@ -36,9 +45,9 @@ private:
   /// condition, joined; a device on one side only is noted as chosen by it.
   Fact chosen(const AbstractConditionalOperator *CO,
               llvm::function_ref<Fact(const Expr *)> Arm);
-  /// The device a string names: a literal ("cuda:0", "cpu"), or a choice
-  /// of literals (`gpu ? "cuda:0" : "cpu"`); anything else is unknown.
-  Fact evalDeviceString(const Expr *Arg, SourceLocation Loc);
+
+  /// "cuda:" + \p Index, for messages.
+  llvm::StringRef spelling(const Fact &F, llvm::StringRef Index);
 
   llvm::DenseMap<const Expr *, Fact> Cache; // per block visit
 };

@@ -29,6 +29,12 @@ Fact join(const Fact &A, const Fact &B) {
   else if (R.Params)
     R.ParamsWhen = A.Params ? A.ParamsWhen : B.ParamsWhen;
   R.Unknown = A.Unknown | B.Unknown;
+  // The index of the paths that put it on a device: one side's, or both
+  // sides' when they agree.
+  if (!A.Dev)
+    R.Index = B.Index;
+  else if (!B.Dev || A.Index == B.Index)
+    R.Index = A.Index;
   // Keep the shortest explanation of how the value may reach a device; on a
   // tie keep A's, so that a loop's fixpoint does not churn the chain.
   const Step *WA = A.Dev ? A.Why : nullptr, *WB = B.Dev ? B.Why : nullptr;
@@ -53,7 +59,17 @@ Fact widen(Fact F) {
     F.Unknown = AllValuations;
   F.Params = 0;
   F.ParamsWhen = AllValuations;
+  if (F.Index.K == DeviceIndex::Variable)
+    F.Index = {};
   return F;
+}
+
+bool indicesMayDiffer(const DeviceIndex &A, const DeviceIndex &B) {
+  if (A.K == DeviceIndex::Unsaid || B.K == DeviceIndex::Unsaid)
+    return false;
+  if (A.K == DeviceIndex::Number && B.K == DeviceIndex::Number)
+    return A.N != B.N;
+  return A.K != B.K;
 }
 
 } // namespace clang::devplace

@@ -29,6 +29,8 @@ PortableFact portable(const Fact &F, const SourceManager &SM) {
   PortableFact P;
   P.Value = F;
   P.Value.Why = nullptr;
+  // An index names this unit's declarations and text: not carried.
+  P.Value.Index = {};
   for (const Step *S = F.Why; S; S = S->Prev) {
     PortableStep Out;
     Out.K = S->K;

@@ -111,5 +111,44 @@ TEST(Lattice, RestrictAndWiden) {
   EXPECT_FALSE(widen(Fact::host()).Unknown);
 }
 
+TEST(Lattice, AnIndexIsKeptWhereThePathsAgree) {
+  const int Rank = 0, LocalRank = 0;
+  Fact Zero = Fact::device(nullptr), One = Fact::device(nullptr);
+  Zero.Index = DeviceIndex::number(0, "cuda:0");
+  One.Index = DeviceIndex::number(1, "cuda:1");
+  // The host side of a join has no index to disagree with.
+  EXPECT_EQ(join(Zero, Fact::host()).Index, Zero.Index);
+  EXPECT_EQ(join(Fact::host(), One).Index, One.Index);
+  EXPECT_EQ(join(Zero, Zero).Index, Zero.Index);
+  // Two devices on two paths: which one is not said.
+  EXPECT_EQ(join(Zero, One).Index.K, DeviceIndex::Unsaid);
+  EXPECT_EQ(join(Zero, Fact::device(nullptr)).Index.K, DeviceIndex::Unsaid);
+  // Restricted to no device path, there is no index left to compare.
+  Fact Chosen = Zero;
+  Chosen.Dev = atomTrueMask(0);
+  Chosen.Host = ~atomTrueMask(0);
+  EXPECT_EQ(restrict(Chosen, ~atomTrueMask(0)).Index.K, DeviceIndex::Unsaid);
+  Fact HostThere;
+  HostThere.Host = ~atomTrueMask(0);
+  EXPECT_TRUE(restrict(Chosen, ~atomTrueMask(0)).sameAs(HostThere));
+  EXPECT_FALSE(Zero.sameAs(One));
+  // A variable of another function is not this one's; a number is.
+  Fact OnRank = Fact::device(nullptr);
+  OnRank.Index = DeviceIndex::variable(&Rank, "cuda:rank");
+  EXPECT_EQ(widen(OnRank).Index.K, DeviceIndex::Unsaid);
+  EXPECT_EQ(widen(One).Index, One.Index);
+  // Numbers differ by value; a number and a variable may differ; two
+  // variables may hold one value; unsaid never differs.
+  DeviceIndex Var = DeviceIndex::variable(&Rank, "cuda:rank");
+  DeviceIndex Other = DeviceIndex::variable(&LocalRank, "cuda:local_rank");
+  EXPECT_TRUE(indicesMayDiffer(Zero.Index, One.Index));
+  EXPECT_FALSE(indicesMayDiffer(Zero.Index, DeviceIndex::number(0, "")));
+  EXPECT_TRUE(indicesMayDiffer(Zero.Index, Var));
+  EXPECT_TRUE(indicesMayDiffer(Var, One.Index));
+  EXPECT_FALSE(indicesMayDiffer(Var, Other));
+  EXPECT_FALSE(indicesMayDiffer(Var, Var));
+  EXPECT_FALSE(indicesMayDiffer(Zero.Index, DeviceIndex{}));
+}
+
 } // namespace
 } // namespace clang::devplace

@@ -109,5 +109,39 @@ TEST(Questions, AMismatchNeedsOneSideOnADeviceAndTheOtherSurelyOnTheHost) {
   EXPECT_TRUE(mismatchUnder(Chosen, Fact::host(), atomTrueMask(0)).Definite);
 }
 
+TEST(Questions, DevicesOfDifferentIndicesMismatch) {
+  const int Rank = 0;
+  auto On = [](DeviceIndex I) {
+    Fact F = device();
+    F.Index = I;
+    return F;
+  };
+  Fact Zero = On(DeviceIndex::number(0, "cuda:0"));
+  Fact One = On(DeviceIndex::number(1, "cuda:1"));
+  Fact OnRank = On(DeviceIndex::variable(&Rank, "cuda:rank"));
+  MismatchAnswer M = mismatchUnder(Zero, One, AllValuations);
+  EXPECT_EQ(M.IndicesDiffer, AllValuations);
+  EXPECT_EQ(M.ADeviceBHost | M.AHostBDevice, 0u);
+  EXPECT_TRUE(M.Definite);
+  // cuda:0 against cuda:rank: a mismatch on every rank but 0.
+  M = mismatchUnder(Zero, OnRank, AllValuations);
+  EXPECT_EQ(M.IndicesDiffer, AllValuations);
+  EXPECT_FALSE(M.Definite);
+  EXPECT_FALSE(mismatchUnder(Zero, Zero, AllValuations));
+  EXPECT_FALSE(mismatchUnder(OnRank, OnRank, AllValuations));
+  EXPECT_FALSE(mismatchUnder(Zero, device(), AllValuations));
+  // The other side on its device on every path; this one on some path.
+  Fact MaybeOne = join(One, Fact::unknown());
+  M = mismatchUnder(MaybeOne, Zero, AllValuations);
+  EXPECT_TRUE(M);
+  EXPECT_FALSE(M.Definite);
+  EXPECT_FALSE(mismatchUnder(MaybeOne, join(Zero, Fact::unknown()),
+                             AllValuations));
+  // A host side is answered as before.
+  M = mismatchUnder(join(One, Fact::host()), Fact::host(), AllValuations);
+  EXPECT_EQ(M.ADeviceBHost, AllValuations);
+  EXPECT_EQ(M.IndicesDiffer, 0u);
+}
+
 } // namespace
 } // namespace clang::devplace

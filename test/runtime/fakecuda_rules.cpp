@@ -172,6 +172,13 @@ const std::map<std::string, std::function<void()>> scenarios = {
        attempt("cuda:0 + cuda:1", [&] { (a + b).sum(); });
        attempt("cuda:0 + cuda:1 moved to cuda:0",
                [&] { (a + b.to(a.device())).sum(); });
+       // A model on the rank's device (1) fed a buffer made on device 0.
+       torch::nn::Linear fc(2, 2);
+       fc->to(torch::Device(torch::kCUDA, 1));
+       attempt("module on cuda:1, input on cuda:0",
+               [&] { fc->forward(a.view({1, 2})); });
+       attempt("module on cuda:1, input moved to cuda:1",
+               [&] { fc->forward(a.view({1, 2}).to(b.device())); });
      }},
     // A module moved to CUDA and fed CPU input.
     {"module",

@@ -99,6 +99,9 @@ struct TensorOptions {
   /* implicit */ TensorOptions(Layout layout);
   /* implicit */ TensorOptions(MemoryFormat memory_format);
   TensorOptions device(optional<Device> device) const noexcept;
+  // device(kCUDA, 1): builds the Device from its arguments, as LibTorch's.
+  template <typename... Args>
+  TensorOptions device(Args &&...args) const noexcept;
   TensorOptions device_index(DeviceIndex device_index) const noexcept;
   TensorOptions dtype(optional<ScalarType> dtype) const noexcept;
   template <typename T> TensorOptions dtype() const noexcept;

@@ -66,6 +66,35 @@ struct Step {
 /// device type: how messages and notes name where a value may be.
 std::string deviceNoun(const Step *Why);
 
+/// Which device of its type a value is on, where the code says:
+/// `Device(kCUDA, 1)` and "cuda:1" say 1, `Device(kCUDA, rank)` says the
+/// variable rank. Unsaid (`kCUDA`, `.cuda()`: the current device) is never
+/// compared, and neither is a join of two different indices.
+struct DeviceIndex {
+  enum Kind : uint8_t { Unsaid, Number, Variable };
+  Kind K = Unsaid;
+  int64_t N = 0;             ///< the number, for Number
+  const void *Var = nullptr; ///< the declaration that holds it, for Variable
+  /// The device as messages write it: "cuda:1", "cuda:rank".
+  llvm::StringRef Spelling = {};
+
+  bool operator==(const DeviceIndex &O) const {
+    return K == O.K && (K != Number || N == O.N) && (K != Variable || Var == O.Var);
+  }
+  bool operator!=(const DeviceIndex &O) const { return !(*this == O); }
+  static DeviceIndex number(int64_t N, llvm::StringRef Spelling) {
+    return {Number, N, nullptr, Spelling};
+  }
+  static DeviceIndex variable(const void *Var, llvm::StringRef Spelling) {
+    return {Variable, 0, Var, Spelling};
+  }
+};
+
+/// Two indices that name different devices: two numbers that differ, or a
+/// number and a variable (`cuda:0` against `cuda:rank` differ on every rank
+/// but 0). Two variables may hold one value, so they never do.
+bool indicesMayDiffer(const DeviceIndex &A, const DeviceIndex &B);
+
 /// The abstract device of one value.
 struct Fact {
   Mask Host = 0;       ///< valuations under which it may be on the host
@@ -83,12 +112,15 @@ struct Fact {
   bool Scalar = false; ///< a 0-dim tensor on every path (a CPU one may meet
                        ///< CUDA tensors in an operation)
   const Step *Why = nullptr; ///< how it may have come to the device
+  /// Which device of its type every path in Dev puts it on; meaningless
+  /// (and Unsaid after a join or a restriction) where Dev is empty.
+  DeviceIndex Index = {};
 
   bool hasInfo() const { return Host || Dev || Params || Unknown; }
   bool sameAs(const Fact &O) const {
     return Host == O.Host && Dev == O.Dev && Params == O.Params &&
            ParamsWhen == O.ParamsWhen && Unknown == O.Unknown &&
-           Scalar == O.Scalar;
+           Scalar == O.Scalar && Index == O.Index;
   }
   static Fact host() {
     Fact F;
@@ -115,7 +147,8 @@ Fact join(const Fact &A, const Fact &B);
 /// \p F seen only under the valuations in \p Reach.
 inline Fact restrict(Fact F, Mask Reach) {
   F.Host &= Reach;
-  F.Dev &= Reach;
+  if (!(F.Dev &= Reach))
+    F.Index = {};
   F.Unknown &= Reach;
   if (F.Params && !(F.ParamsWhen &= Reach)) {
     F.Params = 0;
@@ -125,7 +158,8 @@ inline Fact restrict(Fact F, Mask Reach) {
 }
 
 /// \p F computed under another function's conditions: each mask becomes all
-/// valuations or none, and parameter bits (of that function) become unknown.
+/// valuations or none, and parameter bits (of that function) become unknown,
+/// as does an index that function held in a variable.
 Fact widen(Fact F);
 
 } // namespace clang::devplace

@@ -43,14 +43,22 @@ bool onHostOnEveryPath(const Fact &F, Mask Reach);
 struct MismatchAnswer {
   Mask ADeviceBHost = 0; ///< A may be on a device where B is surely host
   Mask AHostBDevice = 0; ///< and the other way round
+  /// Both on devices the code chose, at indices it says and that differ
+  /// (`cuda:0` against `cuda:1`, or against `cuda:rank`).
+  Mask IndicesDiffer = 0;
   bool Definite = false; ///< the mismatch holds on every path that reaches
-  explicit operator bool() const { return ADeviceBHost || AHostBDevice; }
+  explicit operator bool() const {
+    return ADeviceBHost || AHostBDevice || IndicesDiffer;
+  }
 };
 
 /// A mismatch needs both sides known under one valuation: one side on a
 /// device on some path the code chose, the other on the host on every path.
 /// A 0-dim tensor on the host may meet a tensor on any device (LibTorch
-/// copies it), so a scalar host side is never a mismatch.
+/// copies it), so a scalar host side is never a mismatch. Two devices of
+/// different indices are a mismatch in the same way: one side on its
+/// device on some path, the other on its own on every path. A pair that
+/// mismatches both ways is answered for the host.
 MismatchAnswer mismatchUnder(const Fact &A, const Fact &B, Mask Reach);
 
 } // namespace clang::devplace
