@@ -1,5 +1,6 @@
 # lit configuration for devplace's tests.
 import os
+import re
 import shlex
 import sys
 import lit.formats
@@ -103,6 +104,15 @@ if os.path.exists(os.path.join(config.examples_dir, "celeba_train")):
     config.available_features.add("example")
 config.substitutions.append(("%examples", config.examples_dir))
 config.substitutions.append(("%python", sys.executable))
+# Linking a program against the build's LibTorch (a check's test file run
+# on the fake device): `%torch_link_flags`, from CMake's cache.
+def torch_link_flags():
+    cache = os.path.join(config.devplace_obj_root, "CMakeCache.txt")
+    text = open(cache).read() if os.path.exists(cache) else ""
+    m = re.search(r"^c10_LIBRARY:FILEPATH=(.*)$", text, re.M)
+    libdir = os.path.dirname(m.group(1)) if m else "/usr/lib/x86_64-linux-gnu"
+    return "-L%s -Wl,-rpath,%s -ltorch -ltorch_cpu -lc10" % (libdir, libdir)
+config.substitutions.append(("%torch_link_flags", torch_link_flags()))
 
 # Whole-project runs, SARIF, baselines, devplace-clangd and the recipes.
 config.substitutions.append(("%clangd_server", config.clangd or "devplace-clangd-not-built"))
