@@ -39,12 +39,55 @@ std::vector<Mismatch> findMismatches(const FunctionFacts &R) {
 }
 } // namespace
 
+void DeviceMismatchCheck::reportThroughCall(const Meeting &M, bool Definite,
+                                            bool Indices,
+                                            const SourceManager &SM) {
+  SourceLocation Loc = M.Where->getExprLoc();
+  // The operation in the callee (through its own calls, if it passes the
+  // parameter on): what the argument meets, and how.
+  const Meeting *Deepest = M.Inner;
+  while (Deepest->K == Meeting::ThroughCall)
+    Deepest = Deepest->Inner;
+  bool ToModule = Deepest->K == Meeting::ModuleInput;
+  if (Indices)
+    diag(Loc, "'%0' %select{may be|is}1 on %2 but '%3' %select{uses it "
+              "with|gives it to module}4 '%5', which is on %6")
+        << M.NameB << Definite << M.FB.Index.Spelling << M.Callee << ToModule
+        << M.NameA << M.FA.Index.Spelling;
+  else
+    diag(Loc, "'%0' is on the host but '%1' %select{uses it with|gives it to "
+              "module}2 '%3', which %select{may be|is}4 on %5")
+        << M.NameB << M.Callee << ToModule << M.NameA << Definite
+        << deviceNoun(M.FA.Why);
+  addProvenanceNotes(M.FA.Why, Loc, SM);
+  if (Indices)
+    addProvenanceNotes(M.FB.Why, Loc, SM);
+  const Meeting *Outer = &M;
+  for (const Meeting *In = M.Inner; In; Outer = In, In = In->Inner) {
+    if (In->K == Meeting::ThroughCall)
+      diag(In->Where->getExprLoc(),
+           "'%0' passes its parameter '%1' to '%2' here", DiagnosticIDs::Note)
+          << Outer->Callee << Outer->Param << In->Callee;
+    else
+      diag(In->Where->getExprLoc(),
+           "'%0' %select{uses its parameter '%1' with|gives its parameter "
+           "'%1' to module}2 '%3' here",
+           DiagnosticIDs::Note)
+          << Outer->Callee << Outer->Param << ToModule << M.NameA;
+  }
+}
+
 void DeviceMismatchCheck::report(const FunctionDecl *FD, const FunctionFacts &R,
                                  ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   for (const Mismatch &X : findMismatches(R)) {
     const Meeting &M = *X.M;
     SourceLocation Loc = M.Where->getExprLoc();
+    if (M.K == Meeting::ThroughCall) {
+      if (X.AOnDevice || X.Indices)
+        reportThroughCall(M, X.Definite, X.Indices, SM);
+      continue;
+    }
     if (X.Indices) {
       if (M.K == Meeting::ModuleInput)
         diag(Loc, "module '%0' %select{may be|is}1 on %2 but its input '%3' "

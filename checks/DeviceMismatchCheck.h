@@ -18,6 +18,9 @@ public:
 private:
   void report(const FunctionDecl *FD, const FunctionFacts &R,
               ASTContext &Ctx) override;
+  /// An argument that meets, inside the callee, a value on another device.
+  void reportThroughCall(const Meeting &M, bool Definite, bool Indices,
+                         const SourceManager &SM);
 };
 
 } // namespace clang::tidy::devplace

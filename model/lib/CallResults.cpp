@@ -176,6 +176,12 @@ Fact CallResults::evalMemberCall(const CXXMemberCallExpr *MC) {
       Callee && (Callee->hasBody() || Model.imported(Callee)) &&
       !Api.inNamespace(QName, ApiRole::LibraryNamespace))
     return callSummary(MC, Callee);
+  // A module's own method without a body here: its result follows its
+  // inputs. Any other object's method may return anything (autograd's
+  // Scatter returns each chunk on another device).
+  if (!Obj ||
+      classifyType(objectBehind(Obj)->getType()) != DeviceCarrier::Module)
+    return Fact::unknown();
   Fact R = joinArgs(MC, /*TensorsOnly=*/true);
   return R.hasInfo() ? R : Fact::unknown();
 }

@@ -13,6 +13,11 @@ Fact Evaluator::eval(const Expr *E) {
   if (It != Cache.end())
     return It->second;
   Fact F = evalUncached(E);
+  // A device type (`dev.type()`, kCUDA) names no device of its type: a
+  // transfer to it goes to the current one.
+  if (F.Index.K != DeviceIndex::Unsaid &&
+      classifyType(E->getType()) == DeviceCarrier::DeviceType)
+    F.Index = {};
   Cache[E] = F;
   return F;
 }

@@ -31,6 +31,8 @@ bool MeetingObserver::parameterless(const Expr *Module) const {
 }
 
 void MeetingObserver::observe(const Expr *E) {
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    throughCall(CE);
   auto IsTensor = [&](const Expr *X) {
     return classifyType(X->getType()) == DeviceCarrier::Tensor;
   };
@@ -105,6 +107,50 @@ void MeetingObserver::observe(const Expr *E) {
     if (IsTensor(CE) &&
         Api.inNamespace(Scope.calleeName(CE), ApiRole::LibraryNamespace))
       Pairwise(CE, llvm::ArrayRef(CE->getArgs(), CE->getNumArgs()));
+  }
+}
+
+void MeetingObserver::throughCall(const CallExpr *CE) {
+  llvm::SmallVector<HelperCall, 2> Callees;
+  bool Virtual = false; // the call may go to an overrider not seen here
+  if (HelperCall H = A.Summaries.helperCall(CE, CalleeScope::NonSystem); H.Sum)
+    Callees.push_back(H);
+  else if (const auto *MD =
+               dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+           MD && MD->isVirtual() && !MD->hasBody()) {
+    Virtual = true;
+    for (const CXXMethodDecl *O : Model.unit().overriders(MD)) {
+      HelperCall OH;
+      OH.Call = CE;
+      OH.Def = Scope.summarisable(CE, O, CalleeScope::NonSystem, OH.First);
+      if (OH.Def) {
+        OH.Sum = &Model.analyze(OH.Def);
+        Callees.push_back(OH);
+      }
+    }
+  }
+  for (const HelperCall &H : Callees) {
+    ArgsOf ArgOf{CE, H.First};
+    for (const ParamMeeting &PM : H.Sum->ParamMeetings) {
+      const Expr *Arg = ArgOf(PM.Index);
+      if (!Arg || PM.Index >= H.Def->getNumParams())
+        continue;
+      const Meeting &Inner = H.Sum->Meetings[PM.Meeting];
+      const Fact &Other = PM.ParamIsB ? Inner.FA : Inner.FB;
+      // Its device under the callee's conditions: all or nothing here.
+      Fact There = widen(restrict(Other, Inner.Reach));
+      // Through a base class, the object may be of another class: the
+      // overrider's device is one possibility.
+      if (Virtual)
+        There.Unknown = AllValuations;
+      Out.Meetings.push_back(
+          Meeting{Meeting::ThroughCall, CE, nullptr, Arg,
+                  PM.ParamIsB ? Inner.NameA : Inner.NameB, text(Arg), There,
+                  eval(Arg), now().Reach, &Inner,
+                  Virtual ? H.Def->getQualifiedNameAsString()
+                          : A.Summaries.calleeText(CE, H.Def),
+                  H.Def->getParamDecl(PM.Index)->getNameAsString()});
+    }
   }
 }
 

@@ -26,6 +26,10 @@ private:
   /// holds nothing, or one whose shape could hold nothing and whose
   /// constructors are not seen (what they register is not known).
   bool parameterless(const Expr *Module) const;
+  /// A call whose callee's parameter meets a value on a device
+  /// (ParamMeeting): the argument meets that value. A virtual method
+  /// without a body here stands for its overriders that have one.
+  void throughCall(const CallExpr *CE);
 };
 
 } // namespace clang::devplace

@@ -84,6 +84,19 @@ public:
     S.TraverseStmt(const_cast<Expr *>(V));
     return S.Found;
   }
+  /// \p E without the calls around it that return their argument
+  /// (`std::dynamic_pointer_cast<torch::nn::Module>(encoder_)`).
+  const Expr *passedOn(const Expr *E) const {
+    while (const auto *CE = dyn_cast_or_null<CallExpr>(stripValue(E))) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (!FD || CE->getNumArgs() != 1 ||
+          !Api.is(ApiMatch::Function, qualifiedName(FD),
+                  ApiRole::PassesThrough))
+        break;
+      E = CE->getArg(0);
+    }
+    return E;
+  }
   bool isRegisterCall(const CallExpr *CE) const {
     const auto *FD = CE->getDirectCallee();
     return FD && FD->getIdentifier() &&
@@ -114,9 +127,9 @@ public:
     if (isRegisterCall(CE)) {
       RegistersAnything = true;
       for (const Expr *Arg : CE->arguments())
-        if (const FieldDecl *F = fieldOf(Arg))
+        if (const FieldDecl *F = fieldOf(passedOn(Arg)))
           Uses[F].Registered = true;
-        else if (const VarDecl *VD = variableOf(Arg))
+        else if (const VarDecl *VD = variableOf(passedOn(Arg)))
           RegisteredVariables.insert(VD);
     }
     if (const auto *FD = CE->getDirectCallee();

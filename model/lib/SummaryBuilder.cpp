@@ -87,8 +87,37 @@ void SummaryBuilder::finish(const State &Exit) {
   if (!Out.Complete) // masks below the fixpoint prove no guard
     for (ParamSink &S : Out.ParamSinks)
       S.When = AllValuations;
+  recordParamMeetings();
   Out.AtomOrigins.assign(A.Conditions.atoms().origins().begin(),
                          A.Conditions.atoms().origins().end());
+}
+
+void SummaryBuilder::recordParamMeetings() {
+  // Cut short, a side that looks like the parameter alone may not be.
+  if (!Out.Complete)
+    return;
+  // A side that is one parameter, as the caller passed it, on every path.
+  auto OneParam = [&](const Fact &F) -> int {
+    if (F.Host || F.Dev || F.Unknown || !llvm::has_single_bit(F.Params))
+      return -1;
+    unsigned I = llvm::countr_zero(F.Params);
+    return I < Scope.FD->getNumParams() ? int(I) : -1;
+  };
+  for (unsigned I = 0; I < Out.Meetings.size(); ++I) {
+    const Meeting &M = Out.Meetings[I];
+    int PA = OneParam(M.FA), PB = OneParam(M.FB);
+    std::optional<ParamMeeting> Found;
+    if (PB >= 0 && deviceUnder(M.FA, M.Reach))
+      Found = ParamMeeting{unsigned(PB), I, true};
+    // A module parameter fed a tensor on a device is the caller's module.
+    else if (PA >= 0 && M.K != Meeting::ModuleInput &&
+             deviceUnder(M.FB, M.Reach))
+      Found = ParamMeeting{unsigned(PA), I, false};
+    if (Found && llvm::none_of(Out.ParamMeetings, [&](const ParamMeeting &P) {
+          return P.Index == Found->Index;
+        }))
+      Out.ParamMeetings.push_back(*Found);
+  }
 }
 
 } // namespace clang::devplace

@@ -19,6 +19,10 @@ public:
   using AnalysisUnit::AnalysisUnit;
 
   void finish(const State &Exit);
+
+private:
+  /// FunctionFacts::ParamMeetings, from the function's meetings.
+  void recordParamMeetings();
 };
 
 } // namespace clang::devplace

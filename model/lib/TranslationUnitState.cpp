@@ -59,32 +59,54 @@ TranslationUnitState::kernelRegistration(const FunctionDecl *FD) {
   return It == Kernels->end() ? nullptr : &It->second;
 }
 
-bool TranslationUnitState::isBaseClass(const CXXRecordDecl *RD) {
-  if (!BaseClasses) {
-    // Once per translation unit, declarations only (no bodies), skipping
-    // what system headers declare.
-    BaseClasses.emplace();
-    const SourceManager &SM = Ctx.getSourceManager();
-    llvm::SmallVector<const DeclContext *, 16> Work{
-        Ctx.getTranslationUnitDecl()};
-    while (!Work.empty()) {
-      const DeclContext *DC = Work.pop_back_val();
-      for (const Decl *D : DC->decls()) {
-        if (SM.isInSystemHeader(D->getLocation()))
-          continue;
-        if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
-          D = CT->getTemplatedDecl();
-        if (const auto *C = dyn_cast<CXXRecordDecl>(D);
-            C && C->isThisDeclarationADefinition())
-          for (const CXXBaseSpecifier &B : C->bases())
-            if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
-              BaseClasses->insert(Base->getCanonicalDecl());
-        if (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(D))
-          Work.push_back(cast<DeclContext>(D));
+void TranslationUnitState::scanClasses() {
+  if (Classes)
+    return;
+  // Once per translation unit, declarations only (no bodies), skipping
+  // what system headers declare.
+  Classes.emplace();
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::SmallVector<const DeclContext *, 16> Work{Ctx.getTranslationUnitDecl()};
+  while (!Work.empty()) {
+    const DeclContext *DC = Work.pop_back_val();
+    for (const Decl *D : DC->decls()) {
+      if (SM.isInSystemHeader(D->getLocation()))
+        continue;
+      if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
+        D = CT->getTemplatedDecl();
+      if (const auto *C = dyn_cast<CXXRecordDecl>(D);
+          C && C->isThisDeclarationADefinition()) {
+        Classes->Definitions.push_back(C);
+        for (const CXXBaseSpecifier &B : C->bases())
+          if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+            Classes->Bases.insert(Base->getCanonicalDecl());
       }
+      if (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(D))
+        Work.push_back(cast<DeclContext>(D));
     }
   }
-  return BaseClasses->contains(RD->getCanonicalDecl());
+}
+
+bool TranslationUnitState::isBaseClass(const CXXRecordDecl *RD) {
+  scanClasses();
+  return Classes->Bases.contains(RD->getCanonicalDecl());
+}
+
+llvm::ArrayRef<const CXXMethodDecl *>
+TranslationUnitState::overriders(const CXXMethodDecl *MD) {
+  MD = MD->getCanonicalDecl();
+  auto [It, New] = Overriders.try_emplace(MD);
+  if (!New)
+    return It->second;
+  scanClasses();
+  const CXXRecordDecl *Base = MD->getParent();
+  std::vector<const CXXMethodDecl *> Found;
+  for (const CXXRecordDecl *C : Classes->Definitions)
+    if (C->isDerivedFrom(Base))
+      if (const CXXMethodDecl *O = MD->getCorrespondingMethodDeclaredInClass(C);
+          O && O->getCanonicalDecl() != MD)
+        Found.push_back(O);
+  return Overriders[MD] = std::move(Found);
 }
 
 std::optional<Fact>

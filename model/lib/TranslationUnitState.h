@@ -80,6 +80,9 @@ public:
   /// \p RD is a base of a class of this code (not of a system header):
   /// a derived class may register its members.
   bool isBaseClass(const CXXRecordDecl *RD);
+  /// The methods that override \p MD in the classes of this code
+  /// (memoised; one scan of the declarations serves every method).
+  llvm::ArrayRef<const CXXMethodDecl *> overriders(const CXXMethodDecl *MD);
   /// \p Flag, a member of its class, is set by constructors alone: it is
   /// not public, the class has no friends, and no other method defined in
   /// the translation unit writes it (memoised).
@@ -101,7 +104,16 @@ private:
   llvm::DenseMap<const NamedDecl *, llvm::StringRef> Names;
   llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleRegistrations>>
       Registrations;
-  std::optional<llvm::DenseSet<const CXXRecordDecl *>> BaseClasses;
+  /// The class definitions of this code (not of system headers), and the
+  /// classes they derive from directly.
+  struct ClassScan {
+    std::vector<const CXXRecordDecl *> Definitions;
+    llvm::DenseSet<const CXXRecordDecl *> Bases;
+  };
+  std::optional<ClassScan> Classes;
+  void scanClasses();
+  llvm::DenseMap<const CXXMethodDecl *, std::vector<const CXXMethodDecl *>>
+      Overriders;
   std::optional<llvm::DenseMap<const FunctionDecl *, KernelRegistration>>
       Kernels;
   llvm::DenseMap<const FieldDecl *, bool> ConstructorFlags;

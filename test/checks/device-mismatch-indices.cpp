@@ -108,3 +108,11 @@ float same_number_twice() {
   auto b = torch::ones({3}, torch::TensorOptions().device("cuda:1"));
   return (a + b).sum().item<float>();
 }
+
+float a_device_type_names_no_index() {
+  torch::Device one("cuda:1");
+  auto a = torch::ones({3}).to(one.type());
+  auto b = torch::ones({3}).to(torch::Device(one.type()));
+  auto c = torch::ones({3}).to(torch::Device(one.type(), 0));
+  return (a + b + c).sum().item<float>();
+}

@@ -142,3 +142,18 @@ torch::Tensor factory_made(const torch::Tensor &w) {
   // CHECK: :[[@LINE-1]]:12: warning: 'w.cuda()' is on a CUDA device and 'y' is on the host: they must be on the same device for this operation [devplace-device-mismatch]
   // CHECK: :[[@LINE-2]]:16: note: 'w' is moved to a CUDA device here
 }
+
+// Silent: the results of another object's method whose body is elsewhere
+// may be on any device (autograd's Scatter returns each chunk on its own).
+struct Spreader {
+  std::vector<torch::Tensor> apply(std::vector<torch::Tensor> inputs);
+  torch::Tensor one(torch::Tensor input);
+};
+
+float chunks_of_an_opaque_method(Spreader &s) {
+  auto input = torch::ones({10});
+  auto output = s.apply({input});
+  auto first = output[0].to(torch::Device(torch::kCUDA, 1)) + output[1];
+  auto second = s.one(input) + torch::ones({10}).cuda();
+  return (first.sum() + second.sum()).item<float>();
+}

@@ -118,3 +118,17 @@ struct SplitImpl : torch::nn::Module {
   torch::Tensor forward(torch::Tensor x);
   torch::Tensor running;
 };
+
+// Silent: registered through a cast to the module base, which shares the
+// same module.
+struct EncoderImpl : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x; }
+};
+struct CastRegisteredImpl : torch::nn::Module {
+  explicit CastRegisteredImpl(std::shared_ptr<EncoderImpl> e) {
+    encoder_ = e;
+    register_module("encoder",
+                    std::dynamic_pointer_cast<torch::nn::Module>(encoder_));
+  }
+  std::shared_ptr<EncoderImpl> encoder_;
+};

@@ -3,7 +3,7 @@
 devplace's findings held to what they do.
 
 Each generated entry point chooses a device (a flag, is_available(), a
-string, a constant), gets a tensor to it through one of the model's
+string, a constant, cuda:1 of two devices), gets a tensor to it through one of the model's
 constructs (moves, factories with options, branches, loops, early returns,
 helpers with a body in the file, helpers and a module's forward declared
 here and defined in a second translation unit, structs returned and passed,
@@ -11,7 +11,8 @@ structured bindings, vectors, maps, pairs, tuples, references, pointers,
 range-for by reference, lambdas, out-parameters, modules moved with ->to)
 and ends in one sink: a host read of its memory (an element, std::memcpy, a
 std::vector copy), an accessor, an operation
-with a CPU tensor or a 0-dim one (which never fails), a per-iteration
+with a CPU tensor or a 0-dim one (which never fails), or with a tensor on
+device 0 of the same type, a per-iteration
 .item() in a loop that queues work (and one under a logging interval), a
 read of a non_blocking copy, a pointer into a freed .cpu() copy, and a
 module's registered or unregistered member in an operation. A batch of
@@ -74,6 +75,7 @@ DEVICES = [
     ("string", 'torch::Device dev(f0 ? "cuda:0" : "cpu");', 1),
     ("cuda", "torch::Device dev(torch::kCUDA);", 0),
     ("cpu", "torch::Device dev(torch::kCPU);", 0),
+    ("index", "torch::Device dev(torch::kCUDA, 1);", 0),
 ]
 
 # How the tensor t gets its device: (name, code, flags it reads, unseen).
@@ -122,6 +124,7 @@ SINKS = [
     ("vector-copy", "std::vector<float> hv(t.data_ptr<float>(), t.data_ptr<float>() + 4);\n  volatile float hr = hv[0];\n  (void)hr;", "devplace-host-sink", "host-read"),
     ("cpu-operand", "auto hm = t + torch::ones({4});\n  (void)hm;", "devplace-device-mismatch", "mismatch"),
     ("scalar-operand", "auto hm = t * torch::tensor(2.0f);\n  (void)hm;", "devplace-device-mismatch", "mismatch"),
+    ("index-operand", "auto hm = t + torch::ones({4}).to(torch::Device(dev.type(), 0));\n  (void)hm;", "devplace-device-mismatch", "mismatch"),
     ("item-in-loop", "long s0 = oracle_syncs();\n  double total = 0;\n  for (int i = 0; i < 3; ++i) {\n    auto y = t * (i + 1);\n    total += y.sum().item<double>();\n  }\n  oracle_each_iteration_synced(s0, 3);\n  (void)total;", "devplace-sync-in-loop", "sync"),
     ("item-every-100", "long s0 = oracle_syncs();\n  double total = 0;\n  for (int i = 0; i < 3; ++i) {\n    auto y = t * (i + 1);\n    if (i % 100 == 0)\n      total += y.sum().item<double>();\n  }\n  oracle_each_iteration_synced(s0, 3);\n  (void)total;", "devplace-sync-in-loop", "sync"),
     ("non-blocking-copy", "auto hcopy = t.to(torch::kCPU, /*non_blocking=*/true);\n  oracle_landed(hcopy.data_ptr<float>()[0]);", "devplace-async-host-copy", "pending"),
@@ -392,6 +395,7 @@ def run_program(args, parts, workdir, quiet=False):
         env = dict(os.environ, DEVPLACE_FAKE_CUDA_BACKTRACE="0")
         if available:
             env["LD_PRELOAD"] = fake
+            env["DEVPLACE_FAKE_CUDA_DEVICES"] = "2"  # the `index` device is cuda:1
         r = subprocess.run([exe], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                            text=True)
         for line in r.stdout.splitlines():
@@ -438,7 +442,7 @@ def judge(entry, outcomes, findings):
     if elsewhere:
         return "precision", "reported at line %d (%s), where nothing fails" % elsewhere[0]
     if messages:
-        definite = any(re.search(r"' is on an? [A-Za-z]+ device", m) for m in messages)
+        definite = any(re.search(r"' is on (an? [A-Za-z]+ device|[a-z]+:)", m) for m in messages)
         # dangling-host-copy reports a tensor of unknown device (only one
         # proven on the host returns itself from .cpu()).
         if not failed and entry["unseen"] and entry["check"] == "devplace-dangling-host-copy":

@@ -30,4 +30,6 @@ int main() {
   attempt("indices_chosen_on_two_paths(false)",
           [] { indices_chosen_on_two_paths(false); });
   attempt("same_number_twice", [] { same_number_twice(); });
+  attempt("a_device_type_names_no_index",
+          [] { a_device_type_names_no_index(); });
 }

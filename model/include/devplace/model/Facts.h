@@ -48,13 +48,31 @@ struct HostAccess {
 /// Two values meet in one operation that needs them on one device: tensor
 /// operands, or a module and its input.
 struct Meeting {
-  enum Kind { Operands, ModuleInput };
+  /// Operands of one operation; a module and its input; or an argument
+  /// and what a callee's parameter meets inside (ParamMeeting).
+  enum Kind { Operands, ModuleInput, ThroughCall };
   Kind K;
-  const Expr *Where; ///< the operation
-  const Expr *A, *B; ///< the operands; A is the module for ModuleInput
+  const Expr *Where; ///< the operation, or the call
+  /// The operands; A is the module for ModuleInput, and the callee's side
+  /// (not an expression of this function) for ThroughCall.
+  const Expr *A, *B;
   std::string NameA, NameB;
   Fact FA, FB;
   Mask Reach; ///< valuations under which the operation runs
+  /// For ThroughCall: the meeting in the callee, the callee as the call
+  /// names it, and its parameter.
+  const Meeting *Inner = nullptr;
+  std::string Callee = {}, Param = {};
+};
+
+/// A parameter meets, in one operation, a value the function put on a
+/// device (a member module loaded onto CUDA in the constructor, given the
+/// parameter as input): a caller's argument on another device mismatches
+/// there.
+struct ParamMeeting {
+  unsigned Index;   ///< the parameter
+  unsigned Meeting; ///< the operation, in FunctionFacts::Meetings
+  bool ParamIsB;    ///< the parameter is the meeting's B side (else A)
 };
 
 /// A host synchronisation on a tensor that may be on a device: .item(),
@@ -144,6 +162,9 @@ struct FunctionFacts {
   /// Parameters whose memory reaches host code, with that access (directly
   /// or through further calls): callers' device arguments reach it too.
   std::vector<ParamSink> ParamSinks;
+  /// Parameters that meet a value on a device in one operation, each with
+  /// the first such meeting: callers' arguments meet it too.
+  std::vector<ParamMeeting> ParamMeetings;
   /// The function's atoms, in order (their masks' bits): what callers map
   /// to their own valuations. Other atoms (a local flag) are left free.
   std::vector<AtomOrigin> AtomOrigins;
