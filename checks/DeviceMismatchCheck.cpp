@@ -32,8 +32,8 @@ std::vector<Mismatch> findMismatches(const FunctionFacts &R) {
     MismatchAnswer Mis = mismatchUnder(M.FA, M.FB, M.Reach);
     if (!Mis || !Seen.insert(M.Where).second)
       continue;
-    Out.push_back({&M, Mis.ADeviceBHost != 0, Mis.Definite,
-                   Mis.IndicesDiffer != 0});
+    Out.push_back(
+        {&M, Mis.ADeviceBHost != 0, Mis.Definite, Mis.IndicesDiffer != 0});
   }
   return Out;
 }

@@ -365,8 +365,8 @@ Fact Evaluator::withIndex(Fact F, const Expr *IndexArg) {
     if (Fact Init = withIndex(F, VD->getInit());
         Init.Index.K != DeviceIndex::Unsaid)
       return Init;
-  F.Index = DeviceIndex::variable(D->getCanonicalDecl(),
-                                  spelling(F, D->getName()));
+  F.Index =
+      DeviceIndex::variable(D->getCanonicalDecl(), spelling(F, D->getName()));
   return F;
 }
 

@@ -45,8 +45,7 @@ MismatchAnswer mismatchUnder(const Fact &A, const Fact &B, Mask Reach) {
                 onHostOnEveryPath(B, Reach)) ||
                (R.AHostBDevice && onHostOnEveryPath(A, Reach) &&
                 onDeviceOnEveryPath(B, Reach));
-  if (R.ADeviceBHost || R.AHostBDevice ||
-      !indicesMayDiffer(A.Index, B.Index))
+  if (R.ADeviceBHost || R.AHostBDevice || !indicesMayDiffer(A.Index, B.Index))
     return R;
   R.IndicesDiffer = ((deviceUnder(A, Reach) & deviceOnlyUnder(B)) |
                      (deviceOnlyUnder(A) & deviceUnder(B, Reach))) &

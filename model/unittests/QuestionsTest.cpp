@@ -135,8 +135,8 @@ TEST(Questions, DevicesOfDifferentIndicesMismatch) {
   M = mismatchUnder(MaybeOne, Zero, AllValuations);
   EXPECT_TRUE(M);
   EXPECT_FALSE(M.Definite);
-  EXPECT_FALSE(mismatchUnder(MaybeOne, join(Zero, Fact::unknown()),
-                             AllValuations));
+  EXPECT_FALSE(
+      mismatchUnder(MaybeOne, join(Zero, Fact::unknown()), AllValuations));
   // A host side is answered as before.
   M = mismatchUnder(join(One, Fact::host()), Fact::host(), AllValuations);
   EXPECT_EQ(M.ADeviceBHost, AllValuations);

@@ -79,7 +79,8 @@ struct DeviceIndex {
   llvm::StringRef Spelling = {};
 
   bool operator==(const DeviceIndex &O) const {
-    return K == O.K && (K != Number || N == O.N) && (K != Variable || Var == O.Var);
+    return K == O.K && (K != Number || N == O.N) &&
+           (K != Variable || Var == O.Var);
   }
   bool operator!=(const DeviceIndex &O) const { return !(*this == O); }
   static DeviceIndex number(int64_t N, llvm::StringRef Spelling) {
