@@ -137,43 +137,34 @@ struct ImplFinder : RecursiveASTVisitor<ImplFinder> {
 } // namespace
 
 llvm::DenseMap<const FunctionDecl *, KernelRegistration>
-findKernelRegistrations(ASTContext &Ctx, const ApiTable &Api) {
+findKernelRegistrations(ASTContext &Ctx, const ApiTable &Api,
+                        llvm::ArrayRef<const VarDecl *> Variables) {
   llvm::DenseMap<const FunctionDecl *, KernelRegistration> Out;
   const SourceManager &SM = Ctx.getSourceManager();
-  llvm::SmallVector<const DeclContext *, 16> Work{Ctx.getTranslationUnitDecl()};
-  while (!Work.empty()) {
-    const DeclContext *DC = Work.pop_back_val();
-    for (const Decl *D : DC->decls()) {
-      if (SM.isInSystemHeader(D->getLocation()))
+  for (const VarDecl *VD : Variables) {
+    const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+    if (!RD || !VD->getInit() ||
+        !Api.classNamed(qualifiedName(RD), ApiRole::KernelRegistrar))
+      continue;
+    Expr *Init = const_cast<Expr *>(VD->getInit());
+    KeyFinder Keys(Api);
+    Keys.TraverseStmt(Init);
+    FunctionFinder InitFn(Api, SM);
+    InitFn.TraverseStmt(Init);
+    const FunctionDecl *Def = nullptr;
+    if (!InitFn.Found || !InitFn.Found->hasBody(Def))
+      continue;
+    // A lambda that returns the init function (the real macro's
+    // selective-build guard): the function it names.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+        MD && MD->getParent()->isLambda()) {
+      FunctionFinder Inner(Api, SM);
+      Inner.TraverseStmt(MD->getBody());
+      if (!Inner.Found || !Inner.Found->hasBody(Def))
         continue;
-      if (isa<NamespaceDecl, LinkageSpecDecl>(D))
-        Work.push_back(cast<DeclContext>(D));
-      const auto *VD = dyn_cast<VarDecl>(D);
-      const CXXRecordDecl *RD =
-          VD ? VD->getType()->getAsCXXRecordDecl() : nullptr;
-      if (!RD || !VD->getInit() ||
-          !Api.classNamed(qualifiedName(RD), ApiRole::KernelRegistrar))
-        continue;
-      Expr *Init = const_cast<Expr *>(VD->getInit());
-      KeyFinder Keys(Api);
-      Keys.TraverseStmt(Init);
-      FunctionFinder InitFn(Api, SM);
-      InitFn.TraverseStmt(Init);
-      const FunctionDecl *Def = nullptr;
-      if (!InitFn.Found || !InitFn.Found->hasBody(Def))
-        continue;
-      // A lambda that returns the init function (the real macro's
-      // selective-build guard): the function it names.
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
-          MD && MD->getParent()->isLambda()) {
-        FunctionFinder Inner(Api, SM);
-        Inner.TraverseStmt(MD->getBody());
-        if (!Inner.Found || !Inner.Found->hasBody(Def))
-          continue;
-      }
-      ImplFinder Impls{{}, Api, SM, Keys.Found, Out};
-      Impls.TraverseStmt(Def->getBody());
     }
+    ImplFinder Impls{{}, Api, SM, Keys.Found, Out};
+    Impls.TraverseStmt(Def->getBody());
   }
   return Out;
 }

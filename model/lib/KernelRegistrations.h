@@ -28,9 +28,11 @@ struct KernelRegistration {
 /// The kernels the translation unit registers for accelerators, by
 /// canonical declaration: found in the registrars at namespace scope
 /// (TORCH_LIBRARY_IMPL's and TORCH_LIBRARY's static initialisers) and the
-/// init functions they name.
+/// init functions they name, among \p Variables (the code's variables at
+/// namespace scope).
 llvm::DenseMap<const FunctionDecl *, KernelRegistration>
-findKernelRegistrations(ASTContext &Ctx, const ApiTable &Api);
+findKernelRegistrations(ASTContext &Ctx, const ApiTable &Api,
+                        llvm::ArrayRef<const VarDecl *> Variables);
 
 } // namespace clang::devplace
 

@@ -53,18 +53,20 @@ TranslationUnitState::registrations(const CXXRecordDecl *RD) {
 
 const KernelRegistration *
 TranslationUnitState::kernelRegistration(const FunctionDecl *FD) {
-  if (!Kernels)
-    Kernels = findKernelRegistrations(Ctx, Api);
+  if (!Kernels) {
+    scanDeclarations();
+    Kernels = findKernelRegistrations(Ctx, Api, Code->Variables);
+  }
   auto It = Kernels->find(FD->getCanonicalDecl());
   return It == Kernels->end() ? nullptr : &It->second;
 }
 
-void TranslationUnitState::scanClasses() {
-  if (Classes)
+void TranslationUnitState::scanDeclarations() {
+  if (Code)
     return;
   // Once per translation unit, declarations only (no bodies), skipping
   // what system headers declare.
-  Classes.emplace();
+  Code.emplace();
   const SourceManager &SM = Ctx.getSourceManager();
   llvm::SmallVector<const DeclContext *, 16> Work{Ctx.getTranslationUnitDecl()};
   while (!Work.empty()) {
@@ -76,11 +78,14 @@ void TranslationUnitState::scanClasses() {
         D = CT->getTemplatedDecl();
       if (const auto *C = dyn_cast<CXXRecordDecl>(D);
           C && C->isThisDeclarationADefinition()) {
-        Classes->Definitions.push_back(C);
+        Code->Classes.push_back(C);
         for (const CXXBaseSpecifier &B : C->bases())
           if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
-            Classes->Bases.insert(Base->getCanonicalDecl());
+            Code->Bases.insert(Base->getCanonicalDecl());
       }
+      if (const auto *VD = dyn_cast<VarDecl>(D);
+          VD && !isa<CXXRecordDecl>(DC))
+        Code->Variables.push_back(VD);
       if (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(D))
         Work.push_back(cast<DeclContext>(D));
     }
@@ -88,8 +93,8 @@ void TranslationUnitState::scanClasses() {
 }
 
 bool TranslationUnitState::isBaseClass(const CXXRecordDecl *RD) {
-  scanClasses();
-  return Classes->Bases.contains(RD->getCanonicalDecl());
+  scanDeclarations();
+  return Code->Bases.contains(RD->getCanonicalDecl());
 }
 
 llvm::ArrayRef<const CXXMethodDecl *>
@@ -98,10 +103,10 @@ TranslationUnitState::overriders(const CXXMethodDecl *MD) {
   auto [It, New] = Overriders.try_emplace(MD);
   if (!New)
     return It->second;
-  scanClasses();
+  scanDeclarations();
   const CXXRecordDecl *Base = MD->getParent();
   std::vector<const CXXMethodDecl *> Found;
-  for (const CXXRecordDecl *C : Classes->Definitions)
+  for (const CXXRecordDecl *C : Code->Classes)
     if (C->isDerivedFrom(Base))
       if (const CXXMethodDecl *O = MD->getCorrespondingMethodDeclaredInClass(C);
           O && O->getCanonicalDecl() != MD)

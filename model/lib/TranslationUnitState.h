@@ -104,14 +104,16 @@ private:
   llvm::DenseMap<const NamedDecl *, llvm::StringRef> Names;
   llvm::DenseMap<const CXXRecordDecl *, std::unique_ptr<ModuleRegistrations>>
       Registrations;
-  /// The class definitions of this code (not of system headers), and the
-  /// classes they derive from directly.
-  struct ClassScan {
-    std::vector<const CXXRecordDecl *> Definitions;
+  /// The declarations of this code (not of system headers) that the unit
+  /// asks about: class definitions, the classes they derive from
+  /// directly, and variables at namespace scope.
+  struct CodeDeclarations {
+    std::vector<const CXXRecordDecl *> Classes;
     llvm::DenseSet<const CXXRecordDecl *> Bases;
+    std::vector<const VarDecl *> Variables;
   };
-  std::optional<ClassScan> Classes;
-  void scanClasses();
+  std::optional<CodeDeclarations> Code;
+  void scanDeclarations();
   llvm::DenseMap<const CXXMethodDecl *, std::vector<const CXXMethodDecl *>>
       Overriders;
   std::optional<llvm::DenseMap<const FunctionDecl *, KernelRegistration>>
