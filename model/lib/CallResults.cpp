@@ -183,6 +183,10 @@ Fact CallResults::evalMemberCall(const CXXMemberCallExpr *MC) {
       classifyType(objectBehind(Obj)->getType()) != DeviceCarrier::Module)
     return Fact::unknown();
   Fact R = joinArgs(MC, /*TensorsOnly=*/true);
+  // It runs where the module and its inputs agree: an index the module
+  // does not share is not said (the call itself is the mismatch).
+  if (Fact M = eval(objectBehind(Obj)); M.Dev && R.Dev && M.Index != R.Index)
+    R.Index = {};
   return R.hasInfo() ? R : Fact::unknown();
 }
 

@@ -83,8 +83,7 @@ void TranslationUnitState::scanDeclarations() {
           if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
             Code->Bases.insert(Base->getCanonicalDecl());
       }
-      if (const auto *VD = dyn_cast<VarDecl>(D);
-          VD && !isa<CXXRecordDecl>(DC))
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && !isa<CXXRecordDecl>(DC))
         Code->Variables.push_back(VD);
       if (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(D))
         Work.push_back(cast<DeclContext>(D));

@@ -116,3 +116,23 @@ float a_device_type_names_no_index() {
   auto c = torch::ones({3}).to(torch::Device(one.type(), 0));
   return (a + b + c).sum().item<float>();
 }
+
+// The output of a module whose forward is in another file: where the
+// module and its input name different indices, which one is not said (the
+// call is the mismatch).
+struct NetElsewhere : torch::nn::Module {
+  NetElsewhere() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x); // in another file
+  torch::nn::Linear fc{nullptr};
+};
+
+float output_of_a_module_elsewhere(int rank) {
+  auto model = std::make_shared<NetElsewhere>();
+  model->to(torch::Device(torch::kCUDA, rank));
+  auto out = model->forward(torch::ones({8, 4}).to(torch::Device("cuda:0")));
+  // CHECK: :[[@LINE-1]]:21: warning: module 'model' may be on cuda:rank but its input 'torch::ones({8, 4}).to(torch::Device("cuda:0"))' on cuda:0 [devplace-device-mismatch]
+  // CHECK: :[[@LINE-3]]:10: note: 'model' is moved to 'torch::Device(torch::kCUDA, rank)' here
+  // CHECK: :[[@LINE-3]]:49: note: the tensor is moved to 'torch::Device("cuda:0")' here
+  auto here = torch::ones({8, 2}).to(torch::Device(torch::kCUDA, rank));
+  return (out + here).sum().item<float>();
+}

@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 
+torch::Tensor NetElsewhere::forward(torch::Tensor x) { return fc(x); }
+
 static void attempt(const char *what, const std::function<void()> &run) {
   try {
     run();
@@ -32,4 +34,8 @@ int main() {
   attempt("same_number_twice", [] { same_number_twice(); });
   attempt("a_device_type_names_no_index",
           [] { a_device_type_names_no_index(); });
+  attempt("output_of_a_module_elsewhere(1)",
+          [] { output_of_a_module_elsewhere(1); });
+  attempt("output_of_a_module_elsewhere(0)",
+          [] { output_of_a_module_elsewhere(0); });
 }
