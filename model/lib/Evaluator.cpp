@@ -325,15 +325,17 @@ Fact Evaluator::evalConstruct(const CXXConstructExpr *CE) {
       R = join(R, eval(Arg));
   // Device(type, index): the device the whole expression names.
   if (C == DeviceCarrier::Device && CE->getNumArgs() == 2 &&
-      !isa<CXXDefaultArgExpr>(CE->getArg(1)))
-    if (Fact Indexed = withIndex(R, CE->getArg(1));
-        Indexed.Index.K != DeviceIndex::Unsaid && Indexed.Why &&
-        Indexed.Why->K == Step::DeviceConstant && !Indexed.Why->Prev) {
+      !isa<CXXDefaultArgExpr>(CE->getArg(1))) {
+    Fact Indexed = withIndex(R, CE->getArg(1));
+    // A bare type constant (kCUDA) is told as the device it names
+    // ("cuda:1"); a type that came from elsewhere keeps its story.
+    if (Indexed.Index.K != DeviceIndex::Unsaid && Indexed.Why &&
+        Indexed.Why->K == Step::DeviceConstant && !Indexed.Why->Prev)
       Indexed.Why =
           makeStep(Step::DeviceConstant, CE->getExprLoc(), "",
                    Indexed.Index.Spelling, nullptr, Indexed.Why->DeviceType);
-      return Indexed;
-    }
+    return Indexed;
+  }
   return R;
 }
 

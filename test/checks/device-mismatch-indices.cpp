@@ -136,3 +136,18 @@ float output_of_a_module_elsewhere(int rank) {
   auto here = torch::ones({8, 2}).to(torch::Device(torch::kCUDA, rank));
   return (out + here).sum().item<float>();
 }
+
+// The index is kept whatever the story of the type it is given with.
+torch::Device chosen_device() { return torch::Device("cuda:0"); }
+
+float index_over_a_returned_type() {
+  auto type = chosen_device().type();
+  auto a = torch::ones({3}).to(torch::Device(type, 1));
+  auto b = torch::ones({3}).to(torch::Device("cuda:0"));
+  return (a + b).sum().item<float>();
+  // CHECK: :[[@LINE-1]]:13: warning: 'a' is on cuda:1 and 'b' on cuda:0: they must be on the same device for this operation [devplace-device-mismatch]
+  // CHECK: :[[@LINE-8]]:40: note: "cuda:0" is chosen here
+  // CHECK: :[[@LINE-6]]:15: note: 'type' comes from 'chosen_device', which returns a result that may be on a CUDA device
+  // CHECK: :[[@LINE-6]]:29: note: 'a' is moved to 'torch::Device(type, 1)' here
+  // CHECK: :[[@LINE-6]]:29: note: 'b' is moved to 'torch::Device("cuda:0")' here
+}

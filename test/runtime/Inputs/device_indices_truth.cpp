@@ -38,4 +38,5 @@ int main() {
           [] { output_of_a_module_elsewhere(1); });
   attempt("output_of_a_module_elsewhere(0)",
           [] { output_of_a_module_elsewhere(0); });
+  attempt("index_over_a_returned_type", [] { index_over_a_returned_type(); });
 }
